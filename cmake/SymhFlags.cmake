@@ -1,0 +1,37 @@
+# Compiler warnings, sanitizers and the libFuzzer switch (options declared in CMakeLists.txt).
+
+set(SYMH_C_WARNINGS -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+    -Wpointer-arith -Wformat=2)
+set(SYMH_CXX_WARNINGS -Wall -Wextra -Wshadow)
+if(SYMH_WERROR)
+  list(APPEND SYMH_C_WARNINGS -Werror)
+  list(APPEND SYMH_CXX_WARNINGS -Werror)
+endif()
+
+# Warnings for one of our targets (not for third-party code such as GoogleTest).
+function(symh_target_warnings target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:C>:${SYMH_C_WARNINGS}>
+    $<$<COMPILE_LANGUAGE:CXX>:${SYMH_CXX_WARNINGS}>)
+endfunction()
+
+if(SYMH_SANITIZE)
+  if(SYMH_SANITIZE MATCHES "thread" AND SYMH_SANITIZE MATCHES "address")
+    message(FATAL_ERROR "SYMH_SANITIZE: thread cannot be combined with address")
+  endif()
+  set(SYMH_SANITIZE_FLAGS -fsanitize=${SYMH_SANITIZE} -fno-omit-frame-pointer -g)
+  if(SYMH_SANITIZE MATCHES "undefined")
+    list(APPEND SYMH_SANITIZE_FLAGS -fno-sanitize-recover=undefined)
+  endif()
+  add_compile_options(${SYMH_SANITIZE_FLAGS})
+  add_link_options(-fsanitize=${SYMH_SANITIZE})
+  message(STATUS "symheap: sanitizers ${SYMH_SANITIZE}")
+endif()
+
+if(SYMH_FUZZ)
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "SYMH_FUZZ needs clang (configure with CC=clang CXX=clang++)")
+  endif()
+  # Every object gets coverage instrumentation; only fuzz targets link the libFuzzer main.
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()

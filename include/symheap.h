@@ -1,0 +1,10 @@
+/* symheap umbrella header: the whole public C API (shared/API.md), without <mpi.h>. */
+#ifndef SYMHEAP_H
+#define SYMHEAP_H
+
+#include <symheap/defs.h>
+#include <symheap/version.h>
+#include <symheap/status.h>
+#include <symheap/init.h>
+
+#endif /* SYMHEAP_H */

@@ -1,0 +1,49 @@
+/* bootstrap: the collective operations every layer above uses to exchange setup data, and the
+ * job's shape (PE numbering, node grouping). The MPI implementation is in boot_mpi.c. */
+#ifndef SYMH_BOOT_H
+#define SYMH_BOOT_H
+
+#include <stddef.h>
+
+typedef struct {
+    /* `bytes` from each PE, concatenated in PE order into `out` (n_pes * bytes). */
+    int (*allgather)(const void *in, void *out, size_t bytes);
+    /* `bytes` to each PE: block i of `in` goes to PE i, block i of `out` comes from PE i. */
+    int (*alltoall)(const void *in, void *out, size_t bytes);
+    int (*bcast)(void *buf, size_t bytes, int root);
+    int (*barrier)(void);
+    /* Ends every process of the job with `status`; does not return. */
+    void (*abort)(int status);
+} symh_boot_ops_t;
+
+typedef struct {
+    int my_pe;
+    int n_pes;
+    int local_pe;    /* rank among the PEs of this node */
+    int local_n_pes; /* PEs on this node */
+    int n_nodes;
+    int *node_of_pe; /* n_pes entries: node index, numbered in order of each node's first PE */
+} symh_boot_info_t;
+
+/* Valid between symh_boot_start and symh_boot_stop. */
+extern const symh_boot_ops_t *symh_boot;
+extern symh_boot_info_t symh_boot_info;
+
+/* Starts MPI when nobody has, duplicates the PE communicator (MPI_COMM_WORLD, or the one
+ * symh_init_comm selected) and numbers the PEs. `provided` gets min(requested, MPI's level). */
+int symh_boot_start(int requested, int *provided);
+
+/* Groups PEs into nodes: by equal `hostid` when it is not empty, else by shared memory. */
+int symh_boot_group_nodes(const char *hostid);
+
+/* Frees what symh_boot_start and symh_boot_group_nodes made; MPI stays up (see boot_mpi.c). */
+void symh_boot_stop(void);
+
+int symh_boot_is_up(void);
+
+static inline int symh_boot_pe_is_local(int pe)
+{
+    return symh_boot_info.node_of_pe[pe] == symh_boot_info.node_of_pe[symh_boot_info.my_pe];
+}
+
+#endif /* SYMH_BOOT_H */

@@ -1,0 +1,339 @@
+/* bootstrap: the MPI implementation (the only file of symheap that includes <mpi.h>), and
+ * symh_init_comm. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include <symheap_mpi.h>
+
+#include "bootstrap/boot.h"
+#include "core/core_config.h"
+#include "core/core_status.h"
+
+const symh_boot_ops_t *symh_boot;
+symh_boot_info_t symh_boot_info = { -1, -1, -1, -1, 0, NULL };
+
+static struct {
+    MPI_Comm comm;      /* private duplicate: PE i is rank i */
+    MPI_Comm node_comm; /* the PEs of this node */
+    MPI_Comm user_comm; /* selected by symh_init_comm for the next start */
+    int use_user_comm;
+    int started_mpi;
+    int atexit_registered;
+    int up;
+} symh_boot_mpi = { MPI_COMM_NULL, MPI_COMM_NULL, MPI_COMM_NULL, 0, 0, 0, 0 };
+
+/* Converts an MPI return code, logging MPI's own text. */
+static int symh_boot_mpi_status(int ret, const char *call)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+
+    if (ret == MPI_SUCCESS)
+        return SYMH_OK;
+    if (MPI_Error_string(ret, text, &len) != MPI_SUCCESS)
+        strcpy(text, "unknown MPI error");
+    symh_error("%s failed: %s", call, text);
+    return SYMH_ERR_BOOTSTRAP;
+}
+
+static int symh_boot_mpi_count(size_t bytes, const char *call)
+{
+    if (bytes > INT_MAX) {
+        symh_error("%s: %zu bytes exceed the bootstrap's limit of %d", call, bytes, INT_MAX);
+        return -1;
+    }
+    return (int)bytes;
+}
+
+static int symh_boot_mpi_allgather(const void *in, void *out, size_t bytes)
+{
+    int count = symh_boot_mpi_count(bytes, "bootstrap allgather");
+
+    if (count < 0)
+        return SYMH_ERR_INVALID_ARG;
+    return symh_boot_mpi_status(
+        MPI_Allgather(in, count, MPI_BYTE, out, count, MPI_BYTE, symh_boot_mpi.comm),
+        "MPI_Allgather");
+}
+
+static int symh_boot_mpi_alltoall(const void *in, void *out, size_t bytes)
+{
+    int count = symh_boot_mpi_count(bytes, "bootstrap alltoall");
+
+    if (count < 0)
+        return SYMH_ERR_INVALID_ARG;
+    return symh_boot_mpi_status(
+        MPI_Alltoall(in, count, MPI_BYTE, out, count, MPI_BYTE, symh_boot_mpi.comm),
+        "MPI_Alltoall");
+}
+
+static int symh_boot_mpi_bcast(void *buf, size_t bytes, int root)
+{
+    int count = symh_boot_mpi_count(bytes, "bootstrap broadcast");
+
+    if (count < 0)
+        return SYMH_ERR_INVALID_ARG;
+    return symh_boot_mpi_status(MPI_Bcast(buf, count, MPI_BYTE, root, symh_boot_mpi.comm),
+                                "MPI_Bcast");
+}
+
+static int symh_boot_mpi_barrier(void)
+{
+    return symh_boot_mpi_status(MPI_Barrier(symh_boot_mpi.comm), "MPI_Barrier");
+}
+
+static void symh_boot_mpi_abort(int status)
+{
+    /* The whole job, not only this communicator: symh_global_exit ends every PE. */
+    MPI_Abort(MPI_COMM_WORLD, status);
+    exit(status);
+}
+
+static const symh_boot_ops_t symh_boot_mpi_ops = {
+    .allgather = symh_boot_mpi_allgather,
+    .alltoall = symh_boot_mpi_alltoall,
+    .bcast = symh_boot_mpi_bcast,
+    .barrier = symh_boot_mpi_barrier,
+    .abort = symh_boot_mpi_abort,
+};
+
+/* MPI_Finalize is deferred to process exit so that a later symh_init can reuse MPI. A process
+ * that exits while symheap is still initialized (an error path) skips it: MPI_Finalize would
+ * wait for peers that may never come, while an unfinalized exit makes mpirun end the job. */
+static void symh_boot_mpi_atexit(void)
+{
+    int finalized = 1;
+
+    if (symh_boot_mpi.up)
+        return;
+    if (MPI_Finalized(&finalized) == MPI_SUCCESS && !finalized)
+        MPI_Finalize();
+}
+
+static int symh_boot_mpi_level(int symh_level)
+{
+    static const int levels[] = { MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED,
+                                  MPI_THREAD_MULTIPLE };
+
+    return levels[symh_level];
+}
+
+static int symh_boot_symh_level(int mpi_level)
+{
+    if (mpi_level >= MPI_THREAD_MULTIPLE)
+        return SYMH_THREAD_MULTIPLE;
+    if (mpi_level >= MPI_THREAD_SERIALIZED)
+        return SYMH_THREAD_SERIALIZED;
+    if (mpi_level >= MPI_THREAD_FUNNELED)
+        return SYMH_THREAD_FUNNELED;
+    return SYMH_THREAD_SINGLE;
+}
+
+int symh_boot_start(int requested, int *provided)
+{
+    int initialized = 0, finalized = 0, mpi_provided = MPI_THREAD_SINGLE;
+    MPI_Comm base;
+    int status;
+
+    MPI_Finalized(&finalized);
+    if (finalized) {
+        symh_error("symh_init: MPI has already been finalized; symheap needs MPI to start");
+        return SYMH_ERR_BOOTSTRAP;
+    }
+    MPI_Initialized(&initialized);
+    if (!initialized) {
+        status = symh_boot_mpi_status(
+            MPI_Init_thread(NULL, NULL, symh_boot_mpi_level(requested), &mpi_provided),
+            "MPI_Init_thread");
+        if (status != SYMH_OK)
+            return status;
+        symh_boot_mpi.started_mpi = 1;
+        if (!symh_boot_mpi.atexit_registered && atexit(symh_boot_mpi_atexit) == 0)
+            symh_boot_mpi.atexit_registered = 1;
+    } else {
+        MPI_Query_thread(&mpi_provided);
+    }
+    *provided = symh_boot_symh_level(mpi_provided);
+    if (*provided > requested)
+        *provided = requested;
+
+    base = symh_boot_mpi.use_user_comm ? symh_boot_mpi.user_comm : MPI_COMM_WORLD;
+    status = symh_boot_mpi_status(MPI_Comm_dup(base, &symh_boot_mpi.comm), "MPI_Comm_dup");
+    if (status != SYMH_OK)
+        return status;
+    MPI_Comm_set_errhandler(symh_boot_mpi.comm, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(symh_boot_mpi.comm, &symh_boot_info.my_pe);
+    MPI_Comm_size(symh_boot_mpi.comm, &symh_boot_info.n_pes);
+    symh_boot_info.local_pe = -1;
+    symh_boot_info.local_n_pes = -1;
+    symh_boot_info.n_nodes = 0;
+    symh_boot = &symh_boot_mpi_ops;
+    symh_boot_mpi.up = 1;
+    symh_log_set_pe(symh_boot_info.my_pe);
+    symh_debug("bootstrap up: PE %d of %d (%s MPI)", symh_boot_info.my_pe, symh_boot_info.n_pes,
+               symh_boot_mpi.started_mpi ? "symheap started" : "the application started");
+    return SYMH_OK;
+}
+
+typedef struct {
+    const char *id;
+    int pe;
+} symh_boot_hostid_t;
+
+static int symh_boot_hostid_cmp(const void *a, const void *b)
+{
+    const symh_boot_hostid_t *x = a, *y = b;
+    int c = strcmp(x->id, y->id);
+
+    return c != 0 ? c : (x->pe > y->pe) - (x->pe < y->pe);
+}
+
+/* leader[pe] = lowest PE of pe's node, from equal SYMH_HOSTID values (sorted, so O(n log n)). */
+static int symh_boot_leaders_by_hostid(const char *hostid, int *leader)
+{
+    int n = symh_boot_info.n_pes, i;
+    char mine[SYMH_CONFIG_STRING_MAX] = { 0 };
+    char *ids = malloc((size_t)n * SYMH_CONFIG_STRING_MAX);
+    symh_boot_hostid_t *order = malloc((size_t)n * sizeof(*order));
+    int status = SYMH_ERR_NO_MEMORY;
+
+    if (ids == NULL || order == NULL)
+        goto out;
+    strncpy(mine, hostid, sizeof(mine) - 1);
+    status = symh_boot->allgather(mine, ids, sizeof(mine));
+    if (status != SYMH_OK)
+        goto out;
+    for (i = 0; i < n; ++i) {
+        order[i].id = ids + (size_t)i * SYMH_CONFIG_STRING_MAX;
+        order[i].pe = i;
+    }
+    qsort(order, (size_t)n, sizeof(*order), symh_boot_hostid_cmp);
+    for (i = 0; i < n; ++i) {
+        int first = (i > 0 && strcmp(order[i].id, order[i - 1].id) == 0) ? leader[order[i - 1].pe]
+                                                                         : order[i].pe;
+        leader[order[i].pe] = first;
+    }
+out:
+    free(order);
+    free(ids);
+    return status;
+}
+
+/* leader[pe] = lowest PE of pe's shared-memory domain. */
+static int symh_boot_leaders_by_shm(int *leader)
+{
+    MPI_Comm shm;
+    int mine = symh_boot_info.my_pe;
+    int status;
+
+    status = symh_boot_mpi_status(MPI_Comm_split_type(symh_boot_mpi.comm, MPI_COMM_TYPE_SHARED,
+                                                      symh_boot_info.my_pe, MPI_INFO_NULL, &shm),
+                                  "MPI_Comm_split_type");
+    if (status != SYMH_OK)
+        return status;
+    status = symh_boot_mpi_status(MPI_Bcast(&mine, 1, MPI_INT, 0, shm), "MPI_Bcast");
+    MPI_Comm_free(&shm);
+    if (status != SYMH_OK)
+        return status;
+    return symh_boot->allgather(&mine, leader, sizeof(int));
+}
+
+int symh_boot_group_nodes(const char *hostid)
+{
+    int n = symh_boot_info.n_pes, me = symh_boot_info.my_pe, pe;
+    int *leader = malloc((size_t)n * sizeof(int));
+    int *node = malloc((size_t)n * sizeof(int));
+    int status = SYMH_ERR_NO_MEMORY;
+
+    if (leader == NULL || node == NULL)
+        goto err;
+    status = hostid[0] != '\0' ? symh_boot_leaders_by_hostid(hostid, leader)
+                               : symh_boot_leaders_by_shm(leader);
+    if (status != SYMH_OK)
+        goto err;
+
+    /* A leader is its node's lowest PE, so ascending order numbers nodes by first PE. */
+    symh_boot_info.n_nodes = 0;
+    symh_boot_info.local_pe = 0;
+    symh_boot_info.local_n_pes = 0;
+    for (pe = 0; pe < n; ++pe)
+        node[pe] = leader[pe] == pe ? symh_boot_info.n_nodes++ : node[leader[pe]];
+    for (pe = 0; pe < n; ++pe) {
+        if (node[pe] != node[me])
+            continue;
+        symh_boot_info.local_pe += pe < me;
+        ++symh_boot_info.local_n_pes;
+    }
+    status = symh_boot_mpi_status(
+        MPI_Comm_split(symh_boot_mpi.comm, node[me], me, &symh_boot_mpi.node_comm),
+        "MPI_Comm_split");
+    if (status != SYMH_OK)
+        goto err;
+    free(leader);
+    symh_boot_info.node_of_pe = node;
+    symh_debug("node %d of %d: local PE %d of %d%s%s", node[me], symh_boot_info.n_nodes,
+               symh_boot_info.local_pe, symh_boot_info.local_n_pes,
+               hostid[0] != '\0' ? ", SYMH_HOSTID=" : "", hostid);
+    return SYMH_OK;
+
+err:
+    free(node);
+    free(leader);
+    return status;
+}
+
+void symh_boot_stop(void)
+{
+    int finalized = 0;
+
+    MPI_Finalized(&finalized);
+    if (finalized) {
+        symh_warn("symh_finalize: MPI was finalized before symh_finalize; "
+                  "symheap's communicators could not be freed");
+    } else {
+        if (symh_boot_mpi.node_comm != MPI_COMM_NULL)
+            MPI_Comm_free(&symh_boot_mpi.node_comm);
+        if (symh_boot_mpi.comm != MPI_COMM_NULL)
+            MPI_Comm_free(&symh_boot_mpi.comm);
+    }
+    symh_boot_mpi.node_comm = MPI_COMM_NULL;
+    symh_boot_mpi.comm = MPI_COMM_NULL;
+    free(symh_boot_info.node_of_pe);
+    symh_boot_info = (symh_boot_info_t){ -1, -1, -1, -1, 0, NULL };
+    symh_boot = NULL;
+    symh_boot_mpi.up = 0;
+    symh_log_set_pe(-1);
+}
+
+int symh_boot_is_up(void)
+{
+    return symh_boot_mpi.up;
+}
+
+int symh_init_comm(MPI_Comm comm)
+{
+    int initialized = 0, finalized = 0, status;
+
+    if (symh_boot_mpi.up)
+        return symh_init();
+    if (comm == MPI_COMM_NULL) {
+        symh_error("symh_init_comm: comm is MPI_COMM_NULL");
+        return symh_status_set(SYMH_ERR_INVALID_ARG);
+    }
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (!initialized || finalized) {
+        symh_error("symh_init_comm: MPI is %s; initialize MPI before passing a communicator",
+                   finalized ? "already finalized" : "not initialized");
+        return symh_status_set(SYMH_ERR_BOOTSTRAP);
+    }
+    symh_boot_mpi.user_comm = comm;
+    symh_boot_mpi.use_user_comm = 1;
+    status = symh_init();
+    symh_boot_mpi.use_user_comm = 0;
+    symh_boot_mpi.user_comm = MPI_COMM_NULL;
+    return status;
+}

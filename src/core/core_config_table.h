@@ -1,0 +1,18 @@
+/* core: the one table of every SYMH_* environment variable (docs/environment.md is generated
+ * from it by symh_info --markdown). X(ID, TYPE, default, choices, help). */
+#ifndef SYMH_CORE_CONFIG_TABLE_H
+#define SYMH_CORE_CONFIG_TABLE_H
+
+#define SYMH_CONFIG_TABLE(X)                                                                       \
+    X(LOG_LEVEL, ENUM, "warn", "error|warn|info|debug|trace", "least severe log messages printed") \
+    X(HEAP_SIZE, SIZE, "1g", NULL,                                                                 \
+      "symmetric heap bytes per PE; suffixes k, m, g, t are powers of 1024")                       \
+    X(HOSTID, STRING, "", NULL,                                                                    \
+      "node identity: PEs with the same value form one node (default: PEs sharing memory)")        \
+    X(TRANSPORT, ENUM, "auto", "auto|ipc|ucx|ofi",                                                 \
+      "transport for RMA: auto = IPC on the node, a NIC transport (UCX, then libfabric) "          \
+      "beyond it")                                                                                 \
+    X(DISABLE_MIXED_IPC, BOOL, "0", NULL,                                                          \
+      "1: node-local peers go through the NIC transport too, not IPC")
+
+#endif /* SYMH_CORE_CONFIG_TABLE_H */

@@ -1,0 +1,55 @@
+/* core: leveled logging with the [host:pid:pe] file:line level prefix (STYLE.md). */
+#ifndef SYMH_CORE_LOG_H
+#define SYMH_CORE_LOG_H
+
+typedef enum {
+    SYMH_LOG_ERROR = 0,
+    SYMH_LOG_WARN = 1,
+    SYMH_LOG_INFO = 2,
+    SYMH_LOG_DEBUG = 3,
+    SYMH_LOG_TRACE = 4
+} symh_log_level_t;
+
+/* Build-time cap: messages above it compile to nothing. */
+#ifndef SYMH_LOG_MAX_LEVEL
+#define SYMH_LOG_MAX_LEVEL SYMH_LOG_TRACE
+#endif
+
+extern int symh_log_level_current;
+
+/* Receives each formatted line (prefix included, no newline) instead of stderr; tests use it to
+ * capture expected messages. */
+typedef void (*symh_log_sink_func_t)(int level, const char *line, void *arg);
+
+void symh_log_write(int level, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void symh_log_set_level(int level);
+void symh_log_set_pe(int pe);
+void symh_log_set_sink(symh_log_sink_func_t sink, void *arg);
+const char *symh_log_level_name(int level);
+
+#define symh_log(level, ...)                                                    \
+    do {                                                                        \
+        if ((level) <= SYMH_LOG_MAX_LEVEL && (level) <= symh_log_level_current) \
+            symh_log_write((level), __FILE__, __LINE__, __VA_ARGS__);           \
+    } while (0)
+
+#define symh_error(...) symh_log(SYMH_LOG_ERROR, __VA_ARGS__)
+#define symh_warn(...)  symh_log(SYMH_LOG_WARN, __VA_ARGS__)
+#define symh_info(...)  symh_log(SYMH_LOG_INFO, __VA_ARGS__)
+#define symh_debug(...) symh_log(SYMH_LOG_DEBUG, __VA_ARGS__)
+#define symh_trace(...) symh_log(SYMH_LOG_TRACE, __VA_ARGS__)
+
+/* Invariants, on in Debug builds; user input is validated, never asserted. */
+#ifdef SYMH_ENABLE_ASSERT
+#define symh_assert(cond)                                    \
+    do {                                                     \
+        if (!(cond))                                         \
+            symh_log_assert_fail(#cond, __FILE__, __LINE__); \
+    } while (0)
+#else
+#define symh_assert(cond) ((void)0)
+#endif
+void symh_log_assert_fail(const char *cond, const char *file, int line) __attribute__((noreturn));
+
+#endif /* SYMH_CORE_LOG_H */

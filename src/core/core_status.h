@@ -1,0 +1,25 @@
+/* core: the per-thread last error and the not-initialized check shared by every public entry. */
+#ifndef SYMH_CORE_STATUS_H
+#define SYMH_CORE_STATUS_H
+
+#include <symheap/status.h>
+#include "core/core_log.h"
+
+/* Records `status` as this thread's last error and returns it, so `return symh_status_set(s);`
+ * ends a public call. */
+int symh_status_set(int status);
+
+/* Ends a public call that must not run before init or after finalize: logs one line naming the
+ * function, sets SYMH_ERR_NOT_INITIALIZED and returns `retval`. */
+#define SYMH_CHECK_INIT(is_up, retval)                                                        \
+    do {                                                                                      \
+        if (!(is_up)) {                                                                       \
+            symh_error("%s: symheap is not initialized (call symh_init first; it is also an " \
+                       "error after symh_finalize)",                                          \
+                       __func__);                                                             \
+            symh_status_set(SYMH_ERR_NOT_INITIALIZED);                                        \
+            return retval;                                                                    \
+        }                                                                                     \
+    } while (0)
+
+#endif /* SYMH_CORE_STATUS_H */

@@ -1,0 +1,124 @@
+/* runtime: symh_init/symh_finalize, which bring every layer up and down in order. This is the
+ * top of the layer DAG (docs/architecture.md): it may include every module, none includes it. */
+#include <stdlib.h>
+
+#include <symheap/init.h>
+
+#include "bootstrap/boot.h"
+#include "core/core_config.h"
+#include "core/core_status.h"
+#include "transport/tl_route.h"
+
+static struct {
+    int initialized;
+    int thread_level;
+} symh_rt;
+
+/* Every PE parsed its own environment; the job fails as one when any PE's value is invalid, and
+ * only the lowest such PE prints the reason (so `mpirun -np 64` prints one line, not 64). */
+static int symh_rt_agree_config(const symh_config_report_t *report)
+{
+    int n = symh_boot_info.n_pes, pe, first_bad = -1;
+    int *all = malloc((size_t)n * sizeof(int));
+    int status;
+
+    if (all == NULL) {
+        symh_error("symh_init: cannot allocate %d status slots", n);
+        return SYMH_ERR_NO_MEMORY;
+    }
+    status = symh_boot->allgather(&report->status, all, sizeof(int));
+    for (pe = 0; status == SYMH_OK && pe < n && first_bad < 0; ++pe)
+        first_bad = all[pe] != SYMH_OK ? pe : -1;
+    free(all);
+    if (status != SYMH_OK)
+        return status;
+    if (first_bad < 0)
+        return SYMH_OK;
+    if (first_bad == symh_boot_info.my_pe)
+        symh_error("symh_init: %s", report->message);
+    else
+        symh_debug("symh_init: PE %d has an invalid SYMH_* value", first_bad);
+    return SYMH_ERR_INVALID_ARG;
+}
+
+static void symh_rt_warn_unknown(const symh_config_report_t *report)
+{
+    size_t i;
+
+    if (symh_boot_info.my_pe != 0)
+        return;
+    for (i = 0; i < report->unknown_count && i < SYMH_CONFIG_UNKNOWN_MAX; ++i)
+        symh_warn("unknown environment variable %s ignored (symh_info lists the known ones)",
+                  report->unknown[i]);
+    if (report->unknown_count > SYMH_CONFIG_UNKNOWN_MAX)
+        symh_warn("%zu more unknown SYMH_* variables ignored",
+                  report->unknown_count - SYMH_CONFIG_UNKNOWN_MAX);
+}
+
+int symh_init_thread(int requested, int *provided)
+{
+    symh_config_report_t report;
+    int status, level;
+
+    if (symh_rt.initialized) {
+        if (provided != NULL)
+            *provided = symh_rt.thread_level;
+        return symh_status_set(SYMH_OK);
+    }
+    if (requested < SYMH_THREAD_SINGLE || requested > SYMH_THREAD_MULTIPLE) {
+        symh_error("symh_init_thread: requested thread level %d is not one of "
+                   "SYMH_THREAD_SINGLE..SYMH_THREAD_MULTIPLE (0..3)",
+                   requested);
+        return symh_status_set(SYMH_ERR_INVALID_ARG);
+    }
+    if (symh_config_load(&report) == SYMH_OK)
+        symh_log_set_level(symh_config_choice(SYMH_CFG_LOG_LEVEL));
+
+    status = symh_boot_start(requested, &level);
+    if (status != SYMH_OK)
+        return symh_status_set(status);
+    status = symh_rt_agree_config(&report);
+    if (status != SYMH_OK)
+        goto err_boot;
+    symh_rt_warn_unknown(&report);
+    status = symh_boot_group_nodes(symh_config_string(SYMH_CFG_HOSTID));
+    if (status != SYMH_OK)
+        goto err_boot;
+    status = symh_tl_route_init();
+    if (status != SYMH_OK)
+        goto err_boot;
+
+    symh_rt.thread_level = level;
+    symh_rt.initialized = 1;
+    if (provided != NULL)
+        *provided = level;
+    symh_debug("symh_init: PE %d of %d ready", symh_boot_info.my_pe, symh_boot_info.n_pes);
+    return symh_status_set(SYMH_OK);
+
+err_boot:
+    symh_boot_stop();
+    return symh_status_set(status);
+}
+
+int symh_init(void)
+{
+    return symh_init_thread(SYMH_THREAD_SINGLE, NULL);
+}
+
+void symh_finalize(void)
+{
+    SYMH_CHECK_INIT(symh_rt.initialized, );
+    /* No PE tears its state down while a peer may still reach it. */
+    if (symh_boot->barrier() != SYMH_OK)
+        symh_warn("symh_finalize: the closing barrier failed; finalizing anyway");
+    symh_tl_route_fini();
+    symh_boot_stop();
+    symh_rt.initialized = 0;
+    symh_status_set(SYMH_OK);
+}
+
+int symh_initialized(void)
+{
+    symh_status_set(SYMH_OK);
+    return symh_rt.initialized;
+}

@@ -1,0 +1,123 @@
+/* transport: per-peer route selection (DESIGN.md "Transports and routing"). */
+#include "transport/tl_route.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <symheap/init.h>
+
+#include "bootstrap/boot.h"
+#include "core/core_config.h"
+#include "core/core_status.h"
+
+/* Values of SYMH_TRANSPORT, in the order of its choices in the config table. */
+enum { SYMH_TL_CHOICE_AUTO, SYMH_TL_CHOICE_IPC, SYMH_TL_CHOICE_UCX, SYMH_TL_CHOICE_OFI };
+
+static uint8_t *symh_tl_routes;
+
+static const char *const symh_tl_names[] = {
+    [SYMH_TL_NONE] = "none", [SYMH_TL_SELF] = "self", [SYMH_TL_IPC] = "ipc",
+    [SYMH_TL_UCX] = "ucx",   [SYMH_TL_OFI] = "ofi",
+};
+
+const char *symh_tl_name(symh_tl_id_t id)
+{
+    return symh_tl_names[id];
+}
+
+static int symh_tl_built(symh_tl_id_t id)
+{
+    switch (id) {
+#ifdef SYMH_HAVE_UCX
+    case SYMH_TL_UCX:
+        return 1;
+#endif
+#ifdef SYMH_HAVE_OFI
+    case SYMH_TL_OFI:
+        return 1;
+#endif
+    case SYMH_TL_SELF:
+    case SYMH_TL_IPC:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+const char *symh_tl_nic_built(void)
+{
+    return ""
+#ifdef SYMH_HAVE_UCX
+           "ucx "
+#endif
+#ifdef SYMH_HAVE_OFI
+           "ofi "
+#endif
+        ;
+}
+
+int symh_tl_route_init(void)
+{
+    int choice = symh_config_choice(SYMH_CFG_TRANSPORT);
+    int no_mixed = symh_config_bool(SYMH_CFG_DISABLE_MIXED_IPC);
+    symh_tl_id_t nic = SYMH_TL_NONE, local;
+    int pe;
+
+    if (choice == SYMH_TL_CHOICE_UCX || choice == SYMH_TL_CHOICE_OFI) {
+        nic = choice == SYMH_TL_CHOICE_UCX ? SYMH_TL_UCX : SYMH_TL_OFI;
+        if (!symh_tl_built(nic)) {
+            symh_error("SYMH_TRANSPORT=%s: this build has no %s transport (built in: ipc %s)",
+                       symh_tl_name(nic), symh_tl_name(nic), symh_tl_nic_built());
+            return SYMH_ERR_UNSUPPORTED;
+        }
+    } else if (choice == SYMH_TL_CHOICE_IPC && no_mixed) {
+        symh_error("SYMH_TRANSPORT=ipc contradicts SYMH_DISABLE_MIXED_IPC=1 (node-local peers "
+                   "through a NIC transport)");
+        return SYMH_ERR_INVALID_ARG;
+    } else if (choice == SYMH_TL_CHOICE_AUTO) {
+        nic = symh_tl_built(SYMH_TL_UCX)   ? SYMH_TL_UCX
+              : symh_tl_built(SYMH_TL_OFI) ? SYMH_TL_OFI
+                                           : SYMH_TL_NONE;
+    }
+    /* Only SYMH_TRANSPORT=auto mixes IPC on the node with a NIC beyond it; ucx and ofi mean
+     * "every peer through that NIC transport". */
+    local = (choice == SYMH_TL_CHOICE_IPC || (choice == SYMH_TL_CHOICE_AUTO && !no_mixed))
+                ? SYMH_TL_IPC
+                : nic;
+
+    symh_tl_routes = malloc((size_t)symh_boot_info.n_pes);
+    if (symh_tl_routes == NULL) {
+        symh_error("symh_init: cannot allocate the route table of %d PEs", symh_boot_info.n_pes);
+        return SYMH_ERR_NO_MEMORY;
+    }
+    for (pe = 0; pe < symh_boot_info.n_pes; ++pe) {
+        if (pe == symh_boot_info.my_pe)
+            symh_tl_routes[pe] = SYMH_TL_SELF;
+        else
+            symh_tl_routes[pe] = (uint8_t)(symh_boot_pe_is_local(pe) ? local : nic);
+    }
+    return SYMH_OK;
+}
+
+void symh_tl_route_fini(void)
+{
+    free(symh_tl_routes);
+    symh_tl_routes = NULL;
+}
+
+symh_tl_id_t symh_tl_route_of(int pe)
+{
+    return (symh_tl_id_t)symh_tl_routes[pe];
+}
+
+const char *symh_pe_transport(int pe)
+{
+    SYMH_CHECK_INIT(symh_tl_routes != NULL, NULL);
+    if (pe < 0 || pe >= symh_boot_info.n_pes) {
+        symh_error("symh_pe_transport: PE %d is out of range [0, %d)", pe, symh_boot_info.n_pes);
+        symh_status_set(SYMH_ERR_INVALID_ARG);
+        return NULL;
+    }
+    symh_status_set(SYMH_OK);
+    return symh_tl_name(symh_tl_route_of(pe));
+}

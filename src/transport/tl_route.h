@@ -1,0 +1,22 @@
+/* transport: the route of each peer (which transport carries RMA to it), chosen once at init
+ * from SYMH_TRANSPORT, SYMH_DISABLE_MIXED_IPC, the node grouping and the transports built in. */
+#ifndef SYMH_TL_ROUTE_H
+#define SYMH_TL_ROUTE_H
+
+typedef enum {
+    SYMH_TL_NONE = 0, /* no built-in transport reaches the peer */
+    SYMH_TL_SELF,     /* this PE's own memory */
+    SYMH_TL_IPC,      /* node-local load/store */
+    SYMH_TL_UCX,
+    SYMH_TL_OFI
+} symh_tl_id_t;
+
+int symh_tl_route_init(void);
+void symh_tl_route_fini(void);
+symh_tl_id_t symh_tl_route_of(int pe);
+const char *symh_tl_name(symh_tl_id_t id);
+
+/* The NIC transports compiled into this build, as a space-separated list ("" when none). */
+const char *symh_tl_nic_built(void);
+
+#endif /* SYMH_TL_ROUTE_H */
