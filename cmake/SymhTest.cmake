@@ -1,0 +1,87 @@
+# Test helpers: GoogleTest unit binaries and multi-PE binaries under mpiexec (DESIGN.md "Testing").
+find_package(GTest REQUIRED)
+
+# Open MPI needs a flag to run more PEs than cores; other MPIs do not know the flag.
+execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE SYMH_MPIEXEC_VERSION
+  ERROR_QUIET)
+set(SYMH_MPIEXEC_OVERSUBSCRIBE "")
+set(SYMH_MPI_TEST_ENV "")
+if(SYMH_MPIEXEC_VERSION MATCHES "Open MPI|OpenRTE")
+  set(SYMH_MPIEXEC_OVERSUBSCRIBE --oversubscribe)
+  # Root is the rule in containers and CI; yielding keeps 8 PEs on 2 cores quick.
+  set(SYMH_MPI_TEST_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      OMPI_MCA_mpi_yield_when_idle=1)
+endif()
+
+# Sanitizer runtimes: MPI's own allocations at exit are not ours to report (the slow unwinder
+# walks through MPI's frame-pointer-less code, so the suppressions can match its frames).
+set(SYMH_SANITIZER_TEST_ENV
+  "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0"
+  "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
+  "ASAN_OPTIONS=detect_stack_use_after_return=0"
+  # Keeps MPI plug-ins loaded at exit so leak reports name them and the suppressions match.
+  "OMPI_MCA_mca_base_component_disable_dlclose=1")
+
+# symh_add_unit_test(NAME <name> SOURCES <files...> [LABELS <labels...>] [TIMEOUT <s>])
+# A GoogleTest binary reaching C code only through tests/shim.
+function(symh_add_unit_test)
+  cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LABELS" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 60)
+  endif()
+  add_executable(${T_NAME} ${T_SOURCES})
+  target_link_libraries(${T_NAME} PRIVATE symh_shim GTest::gtest_main)
+  symh_target_warnings(${T_NAME})
+  add_test(NAME ${T_NAME} COMMAND ${T_NAME})
+  set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "unit;${T_LABELS}"
+    ENVIRONMENT "${SYMH_SANITIZER_TEST_ENV}")
+endfunction()
+
+# symh_add_mpi_test(NAME <name> TARGET <executable> [NP <counts...>] [SINGLETON]
+#                   [ENVS <label:VAR=value,VAR=value ...>] [LABELS <labels...>] [TIMEOUT <s>])
+# One CTest test per (PE count, environment): <name>.np<N>[.<label>], run as
+# `mpiexec -n N [--oversubscribe] <executable>`. NP defaults to 1 2 4 8 (8 oversubscribes a
+# 2-core machine). SINGLETON adds <name>.singleton, run without mpiexec (one PE). ENVS entries
+# name an environment: "plain:" is the empty one, "node2:SYMHTEST_NODE_SIZE=2" splits the PEs
+# into nodes of two (tests/mpi/mpi_test_main.cc turns it into per-PE SYMH_HOSTID values).
+function(symh_add_mpi_test)
+  cmake_parse_arguments(T "SINGLETON" "NAME;TARGET;TIMEOUT" "NP;ENVS;LABELS" ${ARGN})
+  if(NOT T_NP)
+    set(T_NP 1 2 4 8)
+  endif()
+  if(NOT T_ENVS)
+    set(T_ENVS "plain:")
+  endif()
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  list(LENGTH T_ENVS n_envs)
+  foreach(entry ${T_ENVS})
+    string(FIND "${entry}" ":" colon)
+    if(colon LESS 1)
+      message(FATAL_ERROR "symh_add_mpi_test(${T_NAME}): ENVS entry '${entry}' is not label:VARS")
+    endif()
+    string(SUBSTRING "${entry}" 0 ${colon} label)
+    math(EXPR start "${colon} + 1")
+    string(SUBSTRING "${entry}" ${start} -1 vars)
+    string(REPLACE "," ";" vars "${vars}")
+    set(suffix "")
+    if(n_envs GREATER 1)
+      set(suffix ".${label}")
+    endif()
+    set(env ${SYMH_MPI_TEST_ENV} ${SYMH_SANITIZER_TEST_ENV} ${vars})
+    foreach(np ${T_NP})
+      set(test ${T_NAME}.np${np}${suffix})
+      add_test(NAME ${test} COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np}
+        ${SYMH_MPIEXEC_OVERSUBSCRIBE} ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${T_TARGET}>
+        ${MPIEXEC_POSTFLAGS})
+      set_tests_properties(${test} PROPERTIES TIMEOUT ${T_TIMEOUT} PROCESSORS 2
+        LABELS "mpi;np${np};${label};${T_LABELS}" ENVIRONMENT "${env}")
+    endforeach()
+    if(T_SINGLETON)
+      add_test(NAME ${T_NAME}.singleton${suffix} COMMAND ${T_TARGET})
+      set_tests_properties(${T_NAME}.singleton${suffix} PROPERTIES TIMEOUT ${T_TIMEOUT}
+        LABELS "mpi;singleton;${label};${T_LABELS}" ENVIRONMENT "${env}")
+    endif()
+  endforeach()
+endfunction()

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Command-line behaviour a user sees: the demo, a bad SYMH_* value, symh_info, global exit.
+# usage: test_cli.sh CASE BUILD_DIR SOURCE_DIR MPIEXEC [MPIEXEC_FLAGS...]
+set -euo pipefail
+
+case_name=$1 build=$2 src=$3
+shift 3
+mpiexec=("$@")
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+fail() {
+    echo "FAIL ($case_name): $*" >&2
+    echo "---- output ----" >&2
+    cat "$out" >&2
+    exit 1
+}
+
+case $case_name in
+demo)
+    # Every PE reports itself once, with its node-local rank and routes.
+    "${mpiexec[@]}" -n 4 "$build/examples/symh_hello" >"$out" 2>&1 || fail "demo exited $?"
+    for pe in 0 1 2 3; do
+        grep -q "^PE $pe of 4: node-local rank $pe of 4, transports:.* $pe:self" "$out" ||
+            fail "no line for PE $pe"
+    done
+    [ "$(grep -c '^PE ' "$out")" -eq 4 ] || fail "expected 4 PE lines"
+    ;;
+bad_config)
+    # A wrong SYMH_HEAP_SIZE: non-zero exit, one message naming variable and value, no hang.
+    rc=0
+    SYMH_HEAP_SIZE=12q timeout 60 "${mpiexec[@]}" -n 2 "$build/examples/symh_hello" >"$out" 2>&1 ||
+        rc=$?
+    [ "$rc" -ne 0 ] || fail "exit status 0"
+    [ "$rc" -ne 124 ] || fail "timed out"
+    [ "$(grep -c "SYMH_HEAP_SIZE='12q'" "$out")" -eq 1 ] || fail "not exactly one message"
+    grep -q '^PE ' "$out" && fail "a PE ran the demo anyway"
+    grep -qi 'segmentation\|core dumped\|signal' "$out" && fail "crash"
+    ;;
+info)
+    "$build/tools/symh_info" >"$out" 2>&1 || fail "symh_info exited $?"
+    grep -q "^symheap [0-9]" "$out" || fail "no version line"
+    grep -q "^transports: self ipc" "$out" || fail "no transports line"
+    # Every variable of the table, read from the source rather than from symh_info itself.
+    names=$(sed -n 's/^ *X(\([A-Z_]*\),.*/SYMH_\1/p' "$src/src/core/core_config_table.h")
+    [ -n "$names" ] || fail "no variable found in core_config_table.h"
+    for name in $names; do
+        grep -q "^  $name " "$out" || fail "$name missing"
+    done
+    "$build/tools/symh_info" --help >"$out" 2>&1 || fail "--help exited $?"
+    grep -q "^usage: symh_info" "$out" || fail "--help prints no usage"
+    rc=0
+    "$build/tools/symh_info" --bogus >"$out" 2>&1 || rc=$?
+    [ "$rc" -eq 2 ] || fail "--bogus exited $rc, expected 2"
+    rc=0
+    SYMH_HEAP_SIZE=12q "$build/tools/symh_info" >"$out" 2>&1 || rc=$?
+    [ "$rc" -eq 1 ] || fail "invalid value: exit $rc, expected 1"
+    grep -q 'current "12q" (set)  <-- INVALID' "$out" || fail "invalid value not marked"
+    grep -q "SYMH_HEAP_SIZE='12q'" "$out" || fail "invalid value not explained"
+    ;;
+global_exit)
+    for np in 1 3; do
+        rc=0
+        timeout 60 "${mpiexec[@]}" -n $np "$build/tests/cli/symh_global_exit_prog" >"$out" 2>&1 ||
+            rc=$?
+        [ "$rc" -ne 124 ] || fail "np $np: timed out: a PE was left waiting"
+        [ "$rc" -eq 7 ] || fail "np $np: exit status $rc, expected 7"
+        grep -q "symh_global_exit(7) called on PE $((np - 1))" "$out" || fail "no reason logged"
+        grep -q "survived" "$out" && fail "np $np: a PE survived"
+    done
+    ;;
+*)
+    echo "unknown case $case_name" >&2
+    exit 2
+    ;;
+esac
+echo "PASS ($case_name)"

@@ -1,0 +1,204 @@
+#!/bin/sh
+# install_test.sh: installs a built symheap into a temporary prefix and uses it from outside.
+#
+# Inputs (set by tests/install/CMakeLists.txt; set them by hand to run it in a plain shell):
+#   SYMHTEST_CMAKE         cmake
+#   SYMHTEST_BUILD_DIR     the built symheap tree
+#   SYMHTEST_CONFIG        its configuration to install (may be empty)
+#   SYMHTEST_CONSUMER_DIR  tests/install/consumer (consumer.c and its CMake project)
+#   SYMHTEST_GENERATOR     CMake generator; SYMHTEST_MAKE_PROGRAM its build tool (may be empty)
+#   SYMHTEST_CC            C compiler
+#   SYMHTEST_PKG_CONFIG    pkg-config (empty or missing: step (b) is skipped)
+#   SYMHTEST_MPIEXEC       mpiexec or mpirun
+#   SYMHTEST_VERSION       the version being installed
+#   SYMHTEST_BINDIR, SYMHTEST_LIBDIR, SYMHTEST_INCLUDEDIR  install layout (GNUInstallDirs)
+#   SYMHTEST_KEEP=1        keep the temporary directory
+# Steps: install; check the files; symh_info; symhcc -showme/--help; (a) find_package(symheap);
+# (b) pkg-config; (c) symhcc; each program under `mpiexec -np 2`; then the prefix is moved and
+# symhcc and symh_info must follow it. Exit 0: passed, 1: failed, 77: passed but (b) skipped.
+set -eu
+
+: "${SYMHTEST_CMAKE:?not set (see the top of $0)}"
+: "${SYMHTEST_BUILD_DIR:?not set (see the top of $0)}"
+: "${SYMHTEST_CONSUMER_DIR:?not set (see the top of $0)}"
+: "${SYMHTEST_GENERATOR:?not set (see the top of $0)}"
+: "${SYMHTEST_CC:?not set (see the top of $0)}"
+: "${SYMHTEST_MPIEXEC:?not set (see the top of $0)}"
+: "${SYMHTEST_VERSION:?not set (see the top of $0)}"
+: "${SYMHTEST_BINDIR:=bin}"
+: "${SYMHTEST_LIBDIR:=lib}"
+: "${SYMHTEST_INCLUDEDIR:=include}"
+: "${SYMHTEST_MAKE_PROGRAM:=}"
+: "${SYMHTEST_CONFIG:=}"
+: "${SYMHTEST_PKG_CONFIG:=}"
+: "${SYMHTEST_KEEP:=0}"
+
+# Open MPI refuses root without these, and 2 PEs may be more than the cores it sees.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
+oversubscribe=
+if "$SYMHTEST_MPIEXEC" --version 2>&1 | grep -q -E 'Open MPI|OpenRTE'; then
+    oversubscribe=--oversubscribe
+fi
+# A hung PE fails this step with a message instead of running into the CTest timeout.
+limit=
+if command -v timeout >/dev/null 2>&1; then
+    limit="timeout 60"
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/symheap-install-test.XXXXXX")
+tmp=$(cd -P -- "$tmp" && pwd) # symhcc reports physical paths
+cleanup() {
+    if [ "$SYMHTEST_KEEP" = 1 ]; then
+        echo "install test: kept $tmp"
+    else
+        rm -rf "$tmp"
+    fi
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+prefix=$tmp/prefix
+bindir=$prefix/$SYMHTEST_BINDIR
+libdir=$prefix/$SYMHTEST_LIBDIR
+incdir=$prefix/$SYMHTEST_INCLUDEDIR
+log=$tmp/step.log
+step_name=
+
+step() {
+    step_name=$1
+    echo "== $step_name"
+}
+
+# fail <message> [file to show]
+fail() {
+    echo "install test FAILED at step '$step_name': $1" >&2
+    if [ $# -gt 1 ] && [ -s "$2" ]; then
+        echo "---- output (last 60 lines of $2) ----" >&2
+        tail -n 60 "$2" >&2
+        echo "----" >&2
+    fi
+    exit 1
+}
+
+# logged <command...>: run it with its output in $log; on failure show that output.
+logged() {
+    if ! "$@" >"$log" 2>&1; then
+        fail "command failed: $*" "$log"
+    fi
+}
+
+# run_pes <kind> <program>: run on 2 PEs; each must print "consumer <kind>: PE <i> of 2, ...".
+run_pes() {
+    out=$tmp/run.out
+    # shellcheck disable=SC2086
+    if ! $limit "$SYMHTEST_MPIEXEC" -np 2 $oversubscribe "$2" >"$out" 2>&1; then
+        fail "$SYMHTEST_MPIEXEC -np 2 $oversubscribe $2 failed" "$out"
+    fi
+    # symheap logs "[host:pid:pe] file:line level ..."; nothing here should warn.
+    if grep -q -E '^\[[^]]*\] [^ ]+ (warn|error) ' "$out"; then
+        fail "$2 logged warnings or errors" "$out"
+    fi
+    for pe in 0 1; do
+        grep -q "^consumer $1: PE $pe of 2, " "$out" ||
+            fail "$2 did not print 'consumer $1: PE $pe of 2'" "$out"
+    done
+    sed 's/^/   /' "$out"
+}
+
+step "install into $prefix"
+if [ -n "$SYMHTEST_CONFIG" ]; then
+    logged "$SYMHTEST_CMAKE" --install "$SYMHTEST_BUILD_DIR" --config "$SYMHTEST_CONFIG" \
+        --prefix "$prefix"
+else
+    logged "$SYMHTEST_CMAKE" --install "$SYMHTEST_BUILD_DIR" --prefix "$prefix"
+fi
+
+step "installed files"
+major=${SYMHTEST_VERSION%%.*}
+for file in "$incdir/symheap.h" "$incdir/symheap_mpi.h" "$incdir/symheap/version.h" \
+    "$incdir/symheap/defs.h" "$libdir/libsymheap.a" "$libdir/libsymheap.so" \
+    "$libdir/libsymheap.so.$major" "$libdir/libsymheap.so.$SYMHTEST_VERSION" \
+    "$libdir/cmake/symheap/symheapConfig.cmake" \
+    "$libdir/cmake/symheap/symheapConfigVersion.cmake" \
+    "$libdir/cmake/symheap/symheapTargets.cmake" "$libdir/pkgconfig/symheap.pc"; do
+    [ -f "$file" ] || fail "missing $file"
+done
+for file in "$bindir/symh_info" "$bindir/symhcc"; do
+    [ -x "$file" ] || fail "missing or not executable: $file"
+done
+grep -q "SYMH_VERSION_STRING \"$SYMHTEST_VERSION\"" "$incdir/symheap/version.h" ||
+    fail "$incdir/symheap/version.h does not say version $SYMHTEST_VERSION"
+
+step "installed symh_info runs (no LD_LIBRARY_PATH needed)"
+logged "$bindir/symh_info"
+grep -q SYMH_HEAP_SIZE "$log" || fail "symh_info printed no SYMH_HEAP_SIZE" "$log"
+
+step "symhcc -showme and --help"
+logged "$bindir/symhcc" -showme -c -o x.o x.c
+grep -q -- '-lsymheap' "$log" && fail "symhcc -showme -c must not link (-lsymheap)" "$log"
+logged "$bindir/symhcc" -showme x.c -o x
+for word in -lsymheap "-I$incdir" "-L$libdir" "-Wl,-rpath,$libdir" x.c; do
+    grep -q -F -- " $word" "$log" || fail "symhcc -showme does not mention $word" "$log"
+done
+sed 's/^/   /' "$log"
+logged "$bindir/symhcc" --help
+grep -q '^usage: symhcc' "$log" || fail "symhcc --help printed no usage line" "$log"
+
+step "(a) CMake: find_package(symheap) with CMAKE_PREFIX_PATH"
+set -- -S "$SYMHTEST_CONSUMER_DIR" -B "$tmp/cmake-build" -G "$SYMHTEST_GENERATOR" \
+    "-DCMAKE_C_COMPILER=$SYMHTEST_CC" "-DCMAKE_PREFIX_PATH=$prefix" \
+    "-DSYMH_CONSUMER_EXPECT_PREFIX=$prefix"
+if [ -n "$SYMHTEST_MAKE_PROGRAM" ]; then
+    set -- "$@" "-DCMAKE_MAKE_PROGRAM=$SYMHTEST_MAKE_PROGRAM"
+fi
+logged "$SYMHTEST_CMAKE" "$@"
+grep -q "symheap $SYMHTEST_VERSION from " "$log" || fail "unexpected symheap package" "$log"
+logged "$SYMHTEST_CMAKE" --build "$tmp/cmake-build"
+run_pes mpi "$tmp/cmake-build/consumer_cmake"
+run_pes plain "$tmp/cmake-build/consumer_cmake_static"
+
+pkg_config_skipped=0
+if [ -z "$SYMHTEST_PKG_CONFIG" ] || ! command -v "$SYMHTEST_PKG_CONFIG" >/dev/null 2>&1; then
+    echo "== (b) pkg-config: SKIPPED, no pkg-config program"
+    pkg_config_skipped=1
+else
+    step "(b) pkg-config: cc \$(pkg-config --cflags --libs symheap)"
+    PKG_CONFIG_PATH=$libdir/pkgconfig
+    export PKG_CONFIG_PATH
+    logged "$SYMHTEST_PKG_CONFIG" --modversion symheap
+    [ "$(cat "$log")" = "$SYMHTEST_VERSION" ] || fail "symheap.pc version is not $SYMHTEST_VERSION" "$log"
+    pc_libdir=$("$SYMHTEST_PKG_CONFIG" --variable=libdir symheap)
+    [ "$(cd -P -- "$pc_libdir" && pwd)" = "$libdir" ] || fail "symheap.pc libdir $pc_libdir is not $libdir"
+    # The Cflags alone must let <symheap_mpi.h> (so <mpi.h>) compile.
+    # shellcheck disable=SC2046
+    logged "$SYMHTEST_CC" -std=c11 -Wall -Wextra -Werror -DSYMH_CONSUMER_MPI \
+        $("$SYMHTEST_PKG_CONFIG" --cflags symheap) -c "$SYMHTEST_CONSUMER_DIR/consumer.c" \
+        -o "$tmp/consumer_mpi.o"
+    # shellcheck disable=SC2046
+    logged "$SYMHTEST_CC" -std=c11 -Wall -Wextra -Werror "$SYMHTEST_CONSUMER_DIR/consumer.c" \
+        -o "$tmp/consumer_pkgconfig" $("$SYMHTEST_PKG_CONFIG" --cflags --libs symheap) \
+        "-Wl,-rpath,$pc_libdir"
+    if command -v ldd >/dev/null 2>&1; then
+        logged ldd "$tmp/consumer_pkgconfig"
+        grep 'libsymheap\.so' "$log" | grep -q -F "$pc_libdir/" ||
+            fail "consumer_pkgconfig does not load libsymheap.so from $pc_libdir" "$log"
+    fi
+    run_pes plain "$tmp/consumer_pkgconfig"
+fi
+
+step "(c) symhcc"
+logged "$bindir/symhcc" -Wall -Wextra -Werror -DSYMH_CONSUMER_MPI \
+    "$SYMHTEST_CONSUMER_DIR/consumer.c" -o "$tmp/consumer_symhcc"
+run_pes mpi "$tmp/consumer_symhcc"
+
+step "moved prefix: symhcc and symh_info follow it"
+mv "$prefix" "$tmp/moved"
+logged "$tmp/moved/$SYMHTEST_BINDIR/symhcc" -showme x.c
+grep -q -F -- "-L$tmp/moved/$SYMHTEST_LIBDIR " "$log" ||
+    fail "moved symhcc does not use the moved prefix $tmp/moved" "$log"
+logged "$tmp/moved/$SYMHTEST_BINDIR/symh_info"
+
+if [ "$pkg_config_skipped" = 1 ]; then
+    echo "install test: passed, but (b) pkg-config was skipped"
+    exit 77
+fi
+echo "install test: passed"

@@ -1,0 +1,165 @@
+/* tests/shim: C side of the shim: log capture and configuration access for the tests. */
+#include "shim_core.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <symheap/status.h>
+
+#include "core/core_config.h"
+#include "core/core_log.h"
+#include "transport/tl_route.h"
+
+static pthread_mutex_t symh_shim_lock = PTHREAD_MUTEX_INITIALIZER;
+static int symh_shim_capturing;
+static char symh_shim_captured[16384];
+static char symh_shim_captured_out[16384];
+static char symh_shim_unexpected[4096];
+
+static void symh_shim_append(char *buf, size_t size, const char *line)
+{
+    size_t used = strlen(buf);
+
+    if (used + strlen(line) + 2 > size)
+        return;
+    memcpy(buf + used, line, strlen(line));
+    buf[used + strlen(line)] = '\n';
+    buf[used + strlen(line) + 1] = '\0';
+}
+
+static void symh_shim_sink(int level, const char *line, void *arg)
+{
+    int show;
+
+    (void)arg;
+    pthread_mutex_lock(&symh_shim_lock);
+    show = !symh_shim_capturing;
+    if (symh_shim_capturing)
+        symh_shim_append(symh_shim_captured, sizeof(symh_shim_captured), line);
+    else if (level <= SYMH_LOG_WARN)
+        symh_shim_append(symh_shim_unexpected, sizeof(symh_shim_unexpected), line);
+    pthread_mutex_unlock(&symh_shim_lock);
+    /* Still shown, so a failing test's log explains itself. */
+    if (show)
+        fprintf(stderr, "%s\n", line);
+}
+
+void symh_shim_log_install(void)
+{
+    symh_log_set_sink(symh_shim_sink, NULL);
+}
+
+void symh_shim_log_uninstall(void)
+{
+    symh_log_set_sink(NULL, NULL);
+}
+
+void symh_shim_log_begin(void)
+{
+    pthread_mutex_lock(&symh_shim_lock);
+    symh_shim_captured[0] = '\0';
+    symh_shim_capturing = 1;
+    pthread_mutex_unlock(&symh_shim_lock);
+}
+
+const char *symh_shim_log_end(void)
+{
+    pthread_mutex_lock(&symh_shim_lock);
+    symh_shim_capturing = 0;
+    memcpy(symh_shim_captured_out, symh_shim_captured, sizeof(symh_shim_captured));
+    pthread_mutex_unlock(&symh_shim_lock);
+    return symh_shim_captured_out;
+}
+
+const char *symh_shim_log_unexpected(void)
+{
+    return symh_shim_unexpected;
+}
+
+void symh_shim_log_reset_unexpected(void)
+{
+    pthread_mutex_lock(&symh_shim_lock);
+    symh_shim_unexpected[0] = '\0';
+    pthread_mutex_unlock(&symh_shim_lock);
+}
+
+void symh_shim_log_emit(int level, const char *msg)
+{
+    symh_log(level, "%s", msg);
+}
+
+void symh_shim_log_set_level(int level)
+{
+    symh_log_set_level(level);
+}
+
+int symh_shim_log_get_level(void)
+{
+    return symh_log_level_current;
+}
+
+int symh_shim_config_parse_size(const char *text, size_t *size)
+{
+    return symh_config_parse_size(text, size);
+}
+
+int symh_shim_config_load(char *message, size_t message_len, char *unknown, size_t unknown_len)
+{
+    symh_config_report_t report;
+    int status = symh_config_load(&report);
+    size_t i;
+
+    snprintf(message, message_len, "%s", report.message);
+    unknown[0] = '\0';
+    for (i = 0; i < report.unknown_count && i < SYMH_CONFIG_UNKNOWN_MAX; ++i) {
+        size_t used = strlen(unknown);
+
+        snprintf(unknown + used, unknown_len - used, "%s%s", used ? " " : "", report.unknown[i]);
+    }
+    return status;
+}
+
+int symh_shim_config_value(const char *name, unsigned long long *number, char *text,
+                           size_t text_len)
+{
+    int id;
+
+    for (id = 0; id < SYMH_CFG_COUNT; ++id) {
+        if (strcmp(symh_config_vars[id].name, name) != 0)
+            continue;
+        *number = 0;
+        text[0] = '\0';
+        switch (symh_config_vars[id].type) {
+        case SYMH_CONFIG_SIZE:
+            *number = symh_config_size((symh_config_id_t)id);
+            break;
+        case SYMH_CONFIG_BOOL:
+            *number = (unsigned)symh_config_bool((symh_config_id_t)id);
+            break;
+        case SYMH_CONFIG_ENUM:
+            *number = (unsigned)symh_config_choice((symh_config_id_t)id);
+            break;
+        case SYMH_CONFIG_STRING:
+            snprintf(text, text_len, "%s", symh_config_string((symh_config_id_t)id));
+            break;
+        }
+        return 0;
+    }
+    return -1;
+}
+
+int symh_shim_config_count(void)
+{
+    return SYMH_CFG_COUNT;
+}
+
+const char *symh_shim_config_name(int index)
+{
+    return symh_config_vars[index].name;
+}
+
+const char *symh_shim_tl_nic_built(void)
+{
+    return symh_tl_nic_built();
+}

@@ -1,0 +1,48 @@
+/* tests/shim: thin C functions through which the C++ tests reach symheap's internals. */
+#ifndef SYMH_SHIM_CORE_H
+#define SYMH_SHIM_CORE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- logging: capture expected messages; anything else at warn or error is "unexpected" ---- */
+/* Routes symheap's log lines to the shim (call once, before the first test). */
+void symh_shim_log_install(void);
+/* Starts capturing every line; symh_shim_log_end stops and returns them, '\n'-separated. */
+void symh_shim_log_begin(void);
+const char *symh_shim_log_end(void);
+/* Warn/error lines logged outside a capture since the last reset ("" when none). */
+const char *symh_shim_log_unexpected(void);
+void symh_shim_log_reset_unexpected(void);
+/* Logs `msg` at `level` (0 error .. 4 trace) through symheap's logger. */
+void symh_shim_log_emit(int level, const char *msg);
+void symh_shim_log_set_level(int level);
+int symh_shim_log_get_level(void);
+/* Sends lines to stderr again (the default). */
+void symh_shim_log_uninstall(void);
+
+/* ---- configuration ---- */
+int symh_shim_config_parse_size(const char *text, size_t *size);
+/* Loads the environment; `message` gets the first invalid value's message, `unknown` the
+ * unknown SYMH_* names separated by spaces. Returns the load status. */
+int symh_shim_config_load(char *message, size_t message_len, char *unknown, size_t unknown_len);
+/* The current value of variable `name`: numbers (size, bool, enum index) in *number, strings in
+ * `text`. -1 when the name is not declared. */
+int symh_shim_config_value(const char *name, unsigned long long *number, char *text,
+                           size_t text_len);
+/* Number of declared variables and the name of the i-th. */
+int symh_shim_config_count(void);
+const char *symh_shim_config_name(int index);
+
+/* ---- transports ---- */
+/* The NIC transports built into this library ("ucx ofi ", "" when none). */
+const char *symh_shim_tl_nic_built(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SYMH_SHIM_CORE_H */

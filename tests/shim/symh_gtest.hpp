@@ -1,0 +1,43 @@
+/* tests/shim: the GoogleTest side: a fixture that fails a test on any unexpected warning or
+ * error log line, and a helper that captures the lines an action is expected to log. */
+#ifndef SYMH_GTEST_HPP
+#define SYMH_GTEST_HPP
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "shim_core.h"
+
+class SymhTest : public ::testing::Test
+{
+  protected:
+    void SetUp() override
+    {
+        symh_shim_log_install();
+        symh_shim_log_reset_unexpected();
+    }
+    void TearDown() override
+    {
+        EXPECT_STREQ("", symh_shim_log_unexpected()) << "unexpected warning or error logged";
+    }
+};
+
+/* Runs `action` and returns what symheap logged meanwhile. */
+template <typename F> std::string symh_captured_log(F action)
+{
+    symh_shim_log_begin();
+    action();
+    return symh_shim_log_end();
+}
+
+/* Runs `action` expecting it to log, and returns its value. */
+template <typename F> auto symh_captured_log_value(F action)
+{
+    symh_shim_log_begin();
+    auto value = action();
+    symh_shim_log_end();
+    return value;
+}
+
+#endif /* SYMH_GTEST_HPP */

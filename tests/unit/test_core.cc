@@ -1,0 +1,298 @@
+// Unit tests of src/core: status codes and texts, the per-thread last error, logging, and the
+// SYMH_* configuration table.
+#include <climits>
+#include <cstring>
+#include <cstdlib>
+#include <regex>
+#include <set>
+#include <string>
+#include <thread>
+
+#include <symheap.h>
+
+#include "symh_gtest.hpp"
+
+namespace
+{
+
+class Core : public SymhTest
+{
+};
+
+static_assert(SYMH_OK == 0 && SYMH_ERR_INVALID_ARG == -1 && SYMH_ERR_NO_MEMORY == -2 &&
+                  SYMH_ERR_NOT_INITIALIZED == -3 && SYMH_ERR_NOT_REGISTERED == -4 &&
+                  SYMH_ERR_OVERLAP == -5 && SYMH_ERR_DEVICE_MISMATCH == -6 &&
+                  SYMH_ERR_NOT_CONTIGUOUS == -7 && SYMH_ERR_COPY_FAILED == -8 &&
+                  SYMH_ERR_NO_DEVICE == -9 && SYMH_ERR_UNSUPPORTED == -10 &&
+                  SYMH_ERR_MISMATCH == -11 && SYMH_ERR_LIMIT == -12 && SYMH_ERR_TRANSPORT == -13 &&
+                  SYMH_ERR_BOOTSTRAP == -14 && SYMH_ERR_SYSTEM == -15,
+              "status values are pinned by API.md");
+
+TEST_F(Core, EveryStatusHasItsOwnText)
+{
+    std::set<std::string> texts;
+    for (int status = SYMH_OK; status >= SYMH_ERR_SYSTEM; --status) {
+        const char *text = symh_status_string(status);
+        ASSERT_NE(nullptr, text);
+        EXPECT_STRNE("unknown status", text) << status;
+        EXPECT_TRUE(texts.insert(text).second) << "duplicate text for " << status;
+    }
+    EXPECT_STREQ("success", symh_status_string(SYMH_OK));
+    EXPECT_STREQ("invalid argument", symh_status_string(SYMH_ERR_INVALID_ARG));
+    EXPECT_STREQ("symheap is not initialized", symh_status_string(SYMH_ERR_NOT_INITIALIZED));
+}
+
+TEST_F(Core, UnknownStatusesHaveAText)
+{
+    for (int status : { 1, -16, -100, INT_MIN, INT_MAX })
+        EXPECT_STREQ("unknown status", symh_status_string(status)) << status;
+}
+
+TEST_F(Core, LastErrorIsPerThreadAndResetBySuccess)
+{
+    std::string log = symh_captured_log([] { EXPECT_EQ(-1, symh_my_pe()); });
+    EXPECT_NE(std::string::npos, log.find("symh_my_pe: symheap is not initialized")) << log;
+    EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_last_error());
+
+    int other_before = 99, other_after = 99;
+    std::thread other([&] {
+        other_before = symh_last_error();
+        symh_captured_log([] { symh_n_pes(); });
+        other_after = symh_last_error();
+        char name[SYMH_MAX_NAME_LEN];
+        symh_info_get_name(name);
+    });
+    other.join();
+    EXPECT_EQ(SYMH_OK, other_before);
+    EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, other_after);
+
+    int major = 0, minor = 0;
+    symh_info_get_version(&major, &minor);
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+}
+
+TEST_F(Core, CallsBeforeInitFailCleanly)
+{
+    std::string log = symh_captured_log([] {
+        EXPECT_EQ(0, symh_initialized());
+        EXPECT_EQ(-1, symh_my_pe());
+        EXPECT_EQ(-1, symh_n_pes());
+        EXPECT_EQ(-1, symh_local_pe());
+        EXPECT_EQ(-1, symh_local_n_pes());
+        EXPECT_EQ(nullptr, symh_pe_transport(0));
+        symh_finalize();
+        EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_last_error());
+    });
+    for (const char *fn : { "symh_my_pe", "symh_n_pes", "symh_local_pe", "symh_local_n_pes",
+                            "symh_pe_transport", "symh_finalize" })
+        EXPECT_NE(std::string::npos, log.find(std::string(fn) + ": symheap is not initialized"))
+            << fn << " in:\n"
+            << log;
+}
+
+TEST_F(Core, VersionAndName)
+{
+    int major = -1, minor = -1;
+    symh_info_get_version(&major, &minor);
+    EXPECT_EQ(SYMH_VERSION_MAJOR, major);
+    EXPECT_EQ(SYMH_VERSION_MINOR, minor);
+
+    char name[SYMH_MAX_NAME_LEN];
+    memset(name, 'x', sizeof(name));
+    symh_info_get_name(name);
+    EXPECT_EQ(std::string("symheap ") + SYMH_VERSION_STRING, name);
+
+    std::string log = symh_captured_log([] {
+        symh_info_get_name(nullptr);
+        EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_last_error());
+        int m = 0;
+        symh_info_get_version(nullptr, &m);
+        EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_last_error());
+    });
+    EXPECT_NE(std::string::npos, log.find("name is NULL")) << log;
+    EXPECT_NE(std::string::npos, log.find("major is NULL")) << log;
+}
+
+TEST_F(Core, LogLinePrefixAndLevels)
+{
+    int saved = symh_shim_log_get_level();
+    symh_shim_log_set_level(1); // warn
+    std::string log = symh_captured_log([] {
+        symh_shim_log_emit(1, "hello warn");
+        symh_shim_log_emit(0, "hello error");
+        symh_shim_log_emit(2, "hidden info");
+        symh_shim_log_emit(3, "hidden debug");
+    });
+    std::regex prefix(R"(\[[^:\]]+:[0-9]+:-\] shim_core\.c:[0-9]+ warn hello warn\n)"
+                      R"(\[[^:\]]+:[0-9]+:-\] shim_core\.c:[0-9]+ error hello error\n)");
+    EXPECT_TRUE(std::regex_match(log, prefix)) << log;
+
+    symh_shim_log_set_level(4); // trace
+    log = symh_captured_log([] { symh_shim_log_emit(4, "now visible"); });
+    EXPECT_NE(std::string::npos, log.find(" trace now visible")) << log;
+    symh_shim_log_set_level(saved);
+}
+
+// ---- configuration --------------------------------------------------------------------------
+
+struct SizeCase {
+    const char *text;
+    unsigned long long expected;
+};
+
+TEST_F(Core, SizeSuffixesArePowersOf1024)
+{
+    const SizeCase good[] = {
+        { "0", 0 },
+        { "1", 1 },
+        { "4096", 4096 },
+        { "1k", 1024ULL },
+        { "1K", 1024ULL },
+        { "3m", 3ULL << 20 },
+        { "3M", 3ULL << 20 },
+        { "1g", 1ULL << 30 },
+        { "2G", 2ULL << 30 },
+        { "1t", 1ULL << 40 },
+        { "16777215t", 16777215ULL << 40 },
+        { "18446744073709551615", 18446744073709551615ULL },
+        { "007k", 7ULL << 10 },
+    };
+    for (const SizeCase &c : good) {
+        size_t size = 12345;
+        EXPECT_EQ(SYMH_OK, symh_shim_config_parse_size(c.text, &size)) << c.text;
+        EXPECT_EQ(c.expected, size) << c.text;
+    }
+}
+
+TEST_F(Core, BadSizesAreRefused)
+{
+    const char *bad[] = {
+        "",          "12q",         "k",   "-1",   " 1", "1 ", "1kk",
+        "1.5g",      "1kb",         "1e6", "0x10", "+5", "g1", "18446744073709551616",
+        "16777216t", "17179869184g"
+    };
+    for (const char *text : bad) {
+        size_t size = 777;
+        EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_shim_config_parse_size(text, &size)) << text;
+        EXPECT_EQ(777u, size) << "output written on failure for " << text;
+    }
+    size_t size = 0;
+    EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_shim_config_parse_size(nullptr, &size));
+}
+
+class Config : public SymhTest
+{
+  protected:
+    void SetUp() override
+    {
+        SymhTest::SetUp();
+        for (int i = 0; i < symh_shim_config_count(); ++i)
+            unsetenv(symh_shim_config_name(i));
+    }
+    void TearDown() override
+    {
+        for (int i = 0; i < symh_shim_config_count(); ++i)
+            unsetenv(symh_shim_config_name(i));
+        for (const char *name : extra)
+            unsetenv(name);
+        load(); // leave the defaults loaded for the next test
+        SymhTest::TearDown();
+    }
+    int load()
+    {
+        return symh_shim_config_load(message, sizeof(message), unknown, sizeof(unknown));
+    }
+    unsigned long long number(const char *name)
+    {
+        unsigned long long value = 0;
+        char text[256];
+        EXPECT_EQ(0, symh_shim_config_value(name, &value, text, sizeof(text))) << name;
+        return value;
+    }
+    std::string text(const char *name)
+    {
+        unsigned long long value = 0;
+        char buf[256];
+        EXPECT_EQ(0, symh_shim_config_value(name, &value, buf, sizeof(buf))) << name;
+        return buf;
+    }
+    char message[512];
+    char unknown[512];
+    std::set<const char *> extra;
+};
+
+TEST_F(Config, DefaultsWhenUnset)
+{
+    ASSERT_EQ(SYMH_OK, load()) << message;
+    EXPECT_EQ(1ULL << 30, number("SYMH_HEAP_SIZE"));
+    EXPECT_EQ(1u, number("SYMH_LOG_LEVEL")); // warn
+    EXPECT_EQ(0u, number("SYMH_TRANSPORT")); // auto
+    EXPECT_EQ(0u, number("SYMH_DISABLE_MIXED_IPC"));
+    EXPECT_EQ("", text("SYMH_HOSTID"));
+    EXPECT_STREQ("", unknown);
+}
+
+TEST_F(Config, ValuesAreParsed)
+{
+    setenv("SYMH_HEAP_SIZE", "512m", 1);
+    setenv("SYMH_LOG_LEVEL", "DEBUG", 1);
+    setenv("SYMH_TRANSPORT", "ipc", 1);
+    setenv("SYMH_DISABLE_MIXED_IPC", "yes", 1);
+    setenv("SYMH_HOSTID", "rack3-node7", 1);
+    ASSERT_EQ(SYMH_OK, load()) << message;
+    EXPECT_EQ(512ULL << 20, number("SYMH_HEAP_SIZE"));
+    EXPECT_EQ(3u, number("SYMH_LOG_LEVEL"));
+    EXPECT_EQ(1u, number("SYMH_TRANSPORT"));
+    EXPECT_EQ(1u, number("SYMH_DISABLE_MIXED_IPC"));
+    EXPECT_EQ("rack3-node7", text("SYMH_HOSTID"));
+
+    for (const char *no : { "0", "no", "false", "OFF", "n" }) {
+        setenv("SYMH_DISABLE_MIXED_IPC", no, 1);
+        ASSERT_EQ(SYMH_OK, load()) << no;
+        EXPECT_EQ(0u, number("SYMH_DISABLE_MIXED_IPC")) << no;
+    }
+    EXPECT_EQ(-1, symh_shim_config_value("SYMH_NOT_DECLARED", nullptr, nullptr, 0));
+}
+
+TEST_F(Config, InvalidValuesNameTheVariableAndTheValue)
+{
+    struct {
+        const char *name, *value;
+    } bad[] = {
+        { "SYMH_HEAP_SIZE", "12q" },
+        { "SYMH_HEAP_SIZE", "" },
+        { "SYMH_LOG_LEVEL", "loud" },
+        { "SYMH_LOG_LEVEL", "" },
+        { "SYMH_TRANSPORT", "carrier-pigeon" },
+        { "SYMH_DISABLE_MIXED_IPC", "maybe" },
+        { "SYMH_HOSTID", nullptr }, // set below: 300 bytes, over the limit
+    };
+    std::string long_host(300, 'h');
+    bad[6].value = long_host.c_str();
+    for (const auto &b : bad) {
+        setenv(b.name, b.value, 1);
+        EXPECT_EQ(SYMH_ERR_INVALID_ARG, load()) << b.name << "=" << b.value;
+        std::string want = std::string(b.name) + "='" + b.value + "'";
+        EXPECT_NE(std::string::npos, std::string(message).find(want)) << message;
+        unsetenv(b.name);
+    }
+    // The invalid variable keeps its default; the others keep their values.
+    setenv("SYMH_HEAP_SIZE", "12q", 1);
+    setenv("SYMH_TRANSPORT", "ipc", 1);
+    EXPECT_EQ(SYMH_ERR_INVALID_ARG, load());
+    EXPECT_EQ(1ULL << 30, number("SYMH_HEAP_SIZE"));
+    EXPECT_EQ(1u, number("SYMH_TRANSPORT"));
+}
+
+TEST_F(Config, UnknownVariablesAreReported)
+{
+    setenv("SYMH_HEAPSIZE", "1g", 1);
+    setenv("SYMH_", "x", 1);
+    extra = { "SYMH_HEAPSIZE", "SYMH_" };
+    ASSERT_EQ(SYMH_OK, load()) << message;
+    std::string names = unknown;
+    EXPECT_NE(std::string::npos, names.find("SYMH_HEAPSIZE")) << names;
+    EXPECT_EQ(std::string::npos, names.find("SYMH_HEAP_SIZE")) << names;
+}
+
+} // namespace
