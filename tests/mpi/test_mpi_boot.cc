@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include <symheap.h>
 
@@ -123,6 +124,38 @@ TEST_F(Boot, NodeGroupingAndRoutes)
         EXPECT_EQ(nullptr, symh_pe_transport(-1));
     });
     EXPECT_TRUE(contains(log, "PE " + std::to_string(n) + " is out of range")) << log;
+    symh_finalize();
+}
+
+TEST_F(Boot, BootstrapCollectivesMoveTheRightBytes)
+{
+    ASSERT_EQ(SYMH_OK, symh_init());
+    int me = symh_my_pe(), n = symh_n_pes();
+
+    std::vector<long> all(n, -1);
+    long mine = 1000L * me + 7;
+    ASSERT_EQ(SYMH_OK, symh_shim_boot_allgather(&mine, all.data(), sizeof(long)));
+    for (int pe = 0; pe < n; ++pe)
+        EXPECT_EQ(1000L * pe + 7, all[pe]) << pe;
+
+    // Block i of `out` must come from PE i and be the block that PE addressed to this one.
+    std::vector<int> to(2 * n), from(2 * n, -1);
+    for (int pe = 0; pe < n; ++pe) {
+        to[2 * pe] = me;
+        to[2 * pe + 1] = pe;
+    }
+    ASSERT_EQ(SYMH_OK, symh_shim_boot_alltoall(to.data(), from.data(), 2 * sizeof(int)));
+    for (int pe = 0; pe < n; ++pe) {
+        EXPECT_EQ(pe, from[2 * pe]);
+        EXPECT_EQ(me, from[2 * pe + 1]);
+    }
+
+    char text[32] = "";
+    if (me == n - 1)
+        snprintf(text, sizeof(text), "from the last PE %d", me);
+    ASSERT_EQ(SYMH_OK, symh_shim_boot_bcast(text, sizeof(text), n - 1));
+    EXPECT_EQ("from the last PE " + std::to_string(n - 1), std::string(text));
+    EXPECT_EQ(SYMH_OK, symh_shim_boot_barrier());
     symh_finalize();
 }
 

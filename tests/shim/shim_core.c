@@ -7,6 +7,7 @@
 
 #include <symheap/status.h>
 
+#include "bootstrap/boot.h"
 #include "core/core_config.h"
 #include "core/core_log.h"
 #include "transport/tl_route.h"
@@ -162,4 +163,24 @@ const char *symh_shim_config_name(int index)
 const char *symh_shim_tl_nic_built(void)
 {
     return symh_tl_nic_built();
+}
+
+int symh_shim_boot_allgather(const void *in, void *out, size_t bytes)
+{
+    return symh_boot->allgather(in, out, bytes);
+}
+
+int symh_shim_boot_alltoall(const void *in, void *out, size_t bytes)
+{
+    return symh_boot->alltoall(in, out, bytes);
+}
+
+int symh_shim_boot_bcast(void *buf, size_t bytes, int root)
+{
+    return symh_boot->bcast(buf, bytes, root);
+}
+
+int symh_shim_boot_barrier(void)
+{
+    return symh_boot->barrier();
 }

@@ -37,6 +37,12 @@ int symh_shim_config_value(const char *name, unsigned long long *number, char *t
 int symh_shim_config_count(void);
 const char *symh_shim_config_name(int index);
 
+/* ---- bootstrap collectives (valid while symheap is initialized) ---- */
+int symh_shim_boot_allgather(const void *in, void *out, size_t bytes);
+int symh_shim_boot_alltoall(const void *in, void *out, size_t bytes);
+int symh_shim_boot_bcast(void *buf, size_t bytes, int root);
+int symh_shim_boot_barrier(void);
+
 /* ---- transports ---- */
 /* The NIC transports built into this library ("ucx ofi ", "" when none). */
 const char *symh_shim_tl_nic_built(void);
