@@ -19,9 +19,7 @@ set(SYMH_SANITIZER_TEST_ENV
   "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0"
   "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
   "ASAN_OPTIONS=detect_stack_use_after_return=0"
-  "TSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/tsan.supp:halt_on_error=1:ignore_noninstrumented_modules=1"
-  # Keeps MPI plug-ins loaded at exit so leak reports name them and the suppressions match.
-  "OMPI_MCA_mca_base_component_disable_dlclose=1")
+  "TSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/tsan.supp:halt_on_error=1:ignore_noninstrumented_modules=1")
 
 # symh_add_unit_test(NAME <name> SOURCES <files...> [LABELS <labels...>] [TIMEOUT <s>])
 # A GoogleTest binary reaching C code only through tests/shim.

@@ -27,6 +27,16 @@ static void symh_info_usage(FILE *out)
                  "  --help      print this text\n");
 }
 
+/* A Markdown table cell: '|' would end the cell early. */
+static void symh_info_md_cell(const char *text)
+{
+    for (; *text != '\0'; ++text) {
+        if (*text == '|')
+            putchar('\\');
+        putchar(*text);
+    }
+}
+
 static void symh_info_markdown(void)
 {
     int id;
@@ -40,9 +50,17 @@ static void symh_info_markdown(void)
     for (id = 0; id < SYMH_CFG_COUNT; ++id) {
         const symh_config_var_t *var = &symh_config_vars[id];
 
-        printf("| `%s` | %s%s%s | `%s` | %s |\n", var->name, symh_info_type_names[var->type],
-               var->choices ? ": " : "", var->choices ? var->choices : "", var->default_text,
-               var->help);
+        printf("| `%s` | %s", var->name, symh_info_type_names[var->type]);
+        if (var->choices != NULL) {
+            printf(": ");
+            symh_info_md_cell(var->choices);
+        }
+        if (var->default_text[0] != '\0')
+            printf(" | `%s` | ", var->default_text);
+        else
+            printf(" | (empty) | ");
+        symh_info_md_cell(var->help);
+        printf(" |\n");
     }
 }
 

@@ -14,31 +14,32 @@ static struct {
     int thread_level;
 } symh_rt;
 
-/* Every PE parsed its own environment; the job fails as one when any PE's value is invalid, and
- * only the lowest such PE prints the reason (so `mpirun -np 64` prints one line, not 64). */
-static int symh_rt_agree_config(const symh_config_report_t *report)
+/* Makes one local step's outcome the job's: when any PE failed, every PE fails, and only the
+ * lowest failing PE logs `message` (so `mpirun -np 64` prints one line, not 64). A PE that
+ * failed returns its own code, the others SYMH_ERR_MISMATCH, as collective allocation does. */
+static int symh_rt_agree(int status, const char *message)
 {
     int n = symh_boot_info.n_pes, pe, first_bad = -1;
     int *all = malloc((size_t)n * sizeof(int));
-    int status;
+    int ret;
 
     if (all == NULL) {
         symh_error("symh_init: cannot allocate %d status slots", n);
         return SYMH_ERR_NO_MEMORY;
     }
-    status = symh_boot->allgather(&report->status, all, sizeof(int));
-    for (pe = 0; status == SYMH_OK && pe < n && first_bad < 0; ++pe)
+    ret = symh_boot->allgather(&status, all, sizeof(int));
+    for (pe = 0; ret == SYMH_OK && pe < n && first_bad < 0; ++pe)
         first_bad = all[pe] != SYMH_OK ? pe : -1;
     free(all);
-    if (status != SYMH_OK)
-        return status;
+    if (ret != SYMH_OK)
+        return ret;
     if (first_bad < 0)
         return SYMH_OK;
-    if (first_bad == symh_boot_info.my_pe)
-        symh_error("symh_init: %s", report->message);
+    if (first_bad == symh_boot_info.my_pe && message != NULL)
+        symh_error("symh_init: %s", message);
     else
-        symh_debug("symh_init: PE %d has an invalid SYMH_* value", first_bad);
-    return SYMH_ERR_INVALID_ARG;
+        symh_debug("symh_init: failed on PE %d", first_bad);
+    return status != SYMH_OK ? status : SYMH_ERR_MISMATCH;
 }
 
 static void symh_rt_warn_unknown(const symh_config_report_t *report)
@@ -58,7 +59,7 @@ static void symh_rt_warn_unknown(const symh_config_report_t *report)
 int symh_init_thread(int requested, int *provided)
 {
     symh_config_report_t report;
-    int status, level;
+    int status, config_status, level;
 
     if (symh_rt.initialized) {
         if (provided != NULL)
@@ -71,22 +72,27 @@ int symh_init_thread(int requested, int *provided)
                    requested);
         return symh_status_set(SYMH_ERR_INVALID_ARG);
     }
-    if (symh_config_load(&report) == SYMH_OK)
+    status = symh_config_load(&report);
+    if (status == SYMH_OK) {
         symh_log_set_level(symh_config_choice(SYMH_CFG_LOG_LEVEL));
+        status = symh_tl_route_check(report.message, sizeof(report.message));
+    }
+    config_status = status;
 
     status = symh_boot_start(requested, &level);
     if (status != SYMH_OK)
         return symh_status_set(status);
-    status = symh_rt_agree_config(&report);
+    /* Every PE parsed its own environment: the job starts, or fails, as one. */
+    status = symh_rt_agree(config_status, report.message);
     if (status != SYMH_OK)
         goto err_boot;
     symh_rt_warn_unknown(&report);
-    status = symh_boot_group_nodes(symh_config_string(SYMH_CFG_HOSTID));
+    status = symh_rt_agree(symh_boot_group_nodes(symh_config_string(SYMH_CFG_HOSTID)), NULL);
     if (status != SYMH_OK)
         goto err_boot;
-    status = symh_tl_route_init();
+    status = symh_rt_agree(symh_tl_route_init(), NULL);
     if (status != SYMH_OK)
-        goto err_boot;
+        goto err_routes;
 
     symh_rt.thread_level = level;
     symh_rt.initialized = 1;
@@ -95,6 +101,8 @@ int symh_init_thread(int requested, int *provided)
     symh_debug("symh_init: PE %d of %d ready", symh_boot_info.my_pe, symh_boot_info.n_pes);
     return symh_status_set(SYMH_OK);
 
+err_routes:
+    symh_tl_route_fini();
 err_boot:
     symh_boot_stop();
     return symh_status_set(status);

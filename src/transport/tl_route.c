@@ -2,6 +2,7 @@
 #include "transport/tl_route.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <symheap/init.h>
@@ -56,35 +57,56 @@ const char *symh_tl_nic_built(void)
         ;
 }
 
-int symh_tl_route_init(void)
+/* The NIC transport for remote peers and the transport for node-local peers, from the
+ * configuration; SYMH_TL_NONE where nothing built in fits. */
+static void symh_tl_route_plan(symh_tl_id_t *nic, symh_tl_id_t *local)
 {
     int choice = symh_config_choice(SYMH_CFG_TRANSPORT);
     int no_mixed = symh_config_bool(SYMH_CFG_DISABLE_MIXED_IPC);
-    symh_tl_id_t nic = SYMH_TL_NONE, local;
-    int pe;
 
-    if (choice == SYMH_TL_CHOICE_UCX || choice == SYMH_TL_CHOICE_OFI) {
-        nic = choice == SYMH_TL_CHOICE_UCX ? SYMH_TL_UCX : SYMH_TL_OFI;
-        if (!symh_tl_built(nic)) {
-            symh_error("SYMH_TRANSPORT=%s: this build has no %s transport (built in: ipc %s)",
-                       symh_tl_name(nic), symh_tl_name(nic), symh_tl_nic_built());
-            return SYMH_ERR_UNSUPPORTED;
-        }
-    } else if (choice == SYMH_TL_CHOICE_IPC && no_mixed) {
-        symh_error("SYMH_TRANSPORT=ipc contradicts SYMH_DISABLE_MIXED_IPC=1 (node-local peers "
-                   "through a NIC transport)");
-        return SYMH_ERR_INVALID_ARG;
-    } else if (choice == SYMH_TL_CHOICE_AUTO) {
-        nic = symh_tl_built(SYMH_TL_UCX)   ? SYMH_TL_UCX
-              : symh_tl_built(SYMH_TL_OFI) ? SYMH_TL_OFI
-                                           : SYMH_TL_NONE;
-    }
+    if (choice == SYMH_TL_CHOICE_UCX || choice == SYMH_TL_CHOICE_OFI)
+        *nic = choice == SYMH_TL_CHOICE_UCX ? SYMH_TL_UCX : SYMH_TL_OFI;
+    else if (choice == SYMH_TL_CHOICE_AUTO)
+        *nic = symh_tl_built(SYMH_TL_UCX)   ? SYMH_TL_UCX
+               : symh_tl_built(SYMH_TL_OFI) ? SYMH_TL_OFI
+                                            : SYMH_TL_NONE;
+    else
+        *nic = SYMH_TL_NONE;
     /* Only SYMH_TRANSPORT=auto mixes IPC on the node with a NIC beyond it; ucx and ofi mean
      * "every peer through that NIC transport". */
-    local = (choice == SYMH_TL_CHOICE_IPC || (choice == SYMH_TL_CHOICE_AUTO && !no_mixed))
-                ? SYMH_TL_IPC
-                : nic;
+    *local = (choice == SYMH_TL_CHOICE_IPC || (choice == SYMH_TL_CHOICE_AUTO && !no_mixed))
+                 ? SYMH_TL_IPC
+                 : *nic;
+}
 
+int symh_tl_route_check(char *msg, size_t msg_len)
+{
+    int choice = symh_config_choice(SYMH_CFG_TRANSPORT);
+    int no_mixed = symh_config_bool(SYMH_CFG_DISABLE_MIXED_IPC);
+    symh_tl_id_t nic, local;
+
+    symh_tl_route_plan(&nic, &local);
+    if ((choice == SYMH_TL_CHOICE_UCX || choice == SYMH_TL_CHOICE_OFI) && !symh_tl_built(nic)) {
+        snprintf(msg, msg_len,
+                 "SYMH_TRANSPORT=%s: this build has no %s transport (built in: ipc %s)",
+                 symh_tl_name(nic), symh_tl_name(nic), symh_tl_nic_built());
+        return SYMH_ERR_UNSUPPORTED;
+    }
+    if (choice == SYMH_TL_CHOICE_IPC && no_mixed) {
+        snprintf(msg, msg_len,
+                 "SYMH_TRANSPORT=ipc contradicts SYMH_DISABLE_MIXED_IPC=1 "
+                 "(node-local peers through a NIC transport)");
+        return SYMH_ERR_INVALID_ARG;
+    }
+    return SYMH_OK;
+}
+
+int symh_tl_route_init(void)
+{
+    symh_tl_id_t nic, local;
+    int pe;
+
+    symh_tl_route_plan(&nic, &local);
     symh_tl_routes = malloc((size_t)symh_boot_info.n_pes);
     if (symh_tl_routes == NULL) {
         symh_error("symh_init: cannot allocate the route table of %d PEs", symh_boot_info.n_pes);

@@ -3,6 +3,8 @@
 #ifndef SYMH_TL_ROUTE_H
 #define SYMH_TL_ROUTE_H
 
+#include <stddef.h>
+
 typedef enum {
     SYMH_TL_NONE = 0, /* no built-in transport reaches the peer */
     SYMH_TL_SELF,     /* this PE's own memory */
@@ -11,6 +13,10 @@ typedef enum {
     SYMH_TL_OFI
 } symh_tl_id_t;
 
+/* Whether SYMH_TRANSPORT and SYMH_DISABLE_MIXED_IPC can be honoured by this build; on failure
+ * `msg` says why (the caller decides which PE logs it). */
+int symh_tl_route_check(char *msg, size_t msg_len);
+/* Fills the route of every PE; symh_tl_route_check must have passed. */
 int symh_tl_route_init(void);
 void symh_tl_route_fini(void);
 symh_tl_id_t symh_tl_route_of(int pe);

@@ -204,7 +204,10 @@ TEST_F(Boot, InvalidValueOnOnePeFailsThemAll)
     bool mine = symh_test_world_rank() == last;
     if (mine)
         setenv("SYMH_LOG_LEVEL", "chatty", 1);
-    std::string log = symh_captured_log([] { EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_init()); });
+    std::string log = symh_captured_log([mine] {
+        // The PE with the bad value reports it; the others learn that a peer failed.
+        EXPECT_EQ(mine ? SYMH_ERR_INVALID_ARG : SYMH_ERR_MISMATCH, symh_init());
+    });
     unsetenv("SYMH_LOG_LEVEL");
     EXPECT_EQ(0, symh_initialized());
     bool named = contains(log, "SYMH_LOG_LEVEL='chatty'");
@@ -231,11 +234,30 @@ TEST_F(Boot, TransportsNotBuiltInAreRefused)
             continue; // built in: issue 7's transport tests cover it
         setenv("SYMH_TRANSPORT", nic, 1);
         std::string log = symh_captured_log([] { EXPECT_EQ(SYMH_ERR_UNSUPPORTED, symh_init()); });
-        EXPECT_TRUE(contains(log, std::string("SYMH_TRANSPORT=") + nic + ": this build has no"))
-            << log;
+        bool named = contains(log, std::string("SYMH_TRANSPORT=") + nic + ": this build has no");
+        EXPECT_EQ(symh_test_world_rank() == 0, named) << log;
+        EXPECT_EQ(1, count_pes(named)) << "exactly one PE explains the failure";
         EXPECT_EQ(0, symh_initialized());
     }
     unsetenv("SYMH_TRANSPORT");
+}
+
+TEST_F(Boot, TransportRefusedOnOnePeFailsThemAll)
+{
+    std::string built = symh_shim_tl_nic_built();
+    const char *nic = !contains(built, "ucx") ? "ucx" : !contains(built, "ofi") ? "ofi" : nullptr;
+    if (nic == nullptr)
+        return; // both built in: no transport can be refused for being missing
+    bool mine = symh_test_world_rank() == world_size() - 1;
+    if (mine)
+        setenv("SYMH_TRANSPORT", nic, 1);
+    std::string log = symh_captured_log(
+        [mine] { EXPECT_EQ(mine ? SYMH_ERR_UNSUPPORTED : SYMH_ERR_MISMATCH, symh_init()); });
+    unsetenv("SYMH_TRANSPORT");
+    EXPECT_EQ(mine, contains(log, "this build has no")) << log;
+    EXPECT_EQ(0, symh_initialized());
+    ASSERT_EQ(SYMH_OK, symh_init()) << "nothing was left half-initialized";
+    symh_finalize();
 }
 
 TEST_F(Boot, IpcOnlyContradictsDisabledMixedIpc)
@@ -243,7 +265,9 @@ TEST_F(Boot, IpcOnlyContradictsDisabledMixedIpc)
     setenv("SYMH_TRANSPORT", "ipc", 1);
     setenv("SYMH_DISABLE_MIXED_IPC", "1", 1);
     std::string log = symh_captured_log([] { EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_init()); });
-    EXPECT_TRUE(contains(log, "SYMH_TRANSPORT=ipc contradicts SYMH_DISABLE_MIXED_IPC=1")) << log;
+    bool named = contains(log, "SYMH_TRANSPORT=ipc contradicts SYMH_DISABLE_MIXED_IPC=1");
+    EXPECT_EQ(symh_test_world_rank() == 0, named) << log;
+    EXPECT_EQ(1, count_pes(named));
 
     // Without the contradiction: ipc reaches only the node, mixed-off sends the node to the NIC.
     unsetenv("SYMH_DISABLE_MIXED_IPC");

@@ -1,0 +1,266 @@
+#!/usr/bin/env bash
+# dev.sh: the README's two commands: set up (packages, configure, build), then demo or tests.
+set -euo pipefail
+
+# Debian 12 packages needed to build, run the demo and run every test (sanitizer and fuzz
+# builds included). The one list: later issues add their libraries here (libucx-dev, ...).
+PACKAGES=(
+    build-essential    # gcc, g++, make
+    cmake
+    ninja-build
+    pkg-config
+    libopenmpi-dev
+    openmpi-bin
+    libgtest-dev
+    clang
+    clang-format       # tools/check_format.sh: the clang-format Debian ships
+    libclang-rt-14-dev # ASan, UBSan and libFuzzer runtimes for clang 14
+    git
+)
+
+BUILD_DIR=build
+ASAN_BUILD_DIR=build-asan
+TSAN_BUILD_DIR=build-tsan
+DEMO_NP=4
+CTEST_JOBS=2
+CTEST_TIMEOUT=600 # backstop for a test without its own TIMEOUT; none should hang this long
+
+usage() {
+    cat <<EOF
+usage: ./dev.sh demo | test | --help
+
+  demo    install missing Debian packages, configure and build ($BUILD_DIR/), then run
+          mpirun -np $DEMO_NP $BUILD_DIR/examples/symh_hello
+  test    the same set-up, then the format check, the test suite (ctest in $BUILD_DIR/), and
+          the sanitizer builds (clang; address+undefined with the fuzz targets in
+          $ASAN_BUILD_DIR/, thread in $TSAN_BUILD_DIR/), each with its own ctest run; exits
+          non-zero if any step fails
+  --help  print this text
+
+Packages are installed with apt-get (through sudo when not root) only when missing; a build
+directory is configured only once; later runs build incrementally.
+EOF
+}
+
+log() {
+    printf '\n==> %s\n' "$*"
+}
+
+die() {
+    printf 'dev.sh: %s\n' "$*" >&2
+    exit 1
+}
+
+# ---- set-up ---------------------------------------------------------------------------------
+PACKAGES_INSTALLED=0
+PACKAGES_NOTE="all present"
+
+install_packages() {
+    local pkg state missing=() sudo=()
+
+    if ! command -v dpkg-query >/dev/null; then
+        printf 'dev.sh: no dpkg-query (not Debian?): make sure these are installed: %s\n' \
+            "${PACKAGES[*]}" >&2
+        PACKAGES_NOTE="not checked (no dpkg-query)"
+        return 0
+    fi
+    for pkg in "${PACKAGES[@]}"; do
+        state=$(dpkg-query -W -f='${Status}\n' "$pkg" 2>/dev/null || true)
+        [[ $state == *"install ok installed"* ]] || missing+=("$pkg")
+    done
+    if [[ ${#missing[@]} -eq 0 ]]; then
+        return 0
+    fi
+    log "installing missing packages: ${missing[*]}"
+    if [[ $(id -u) -ne 0 ]]; then
+        command -v sudo >/dev/null || die "not root and no sudo: install as root: ${missing[*]}"
+        sudo=(sudo)
+    fi
+    ${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get update ||
+        die "apt-get update failed"
+    ${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y --no-install-recommends "${missing[@]}" ||
+        die "apt-get install failed for: ${missing[*]}"
+    PACKAGES_INSTALLED=1
+    PACKAGES_NOTE="installed: ${missing[*]}"
+}
+
+# configure DIR [VAR=value ...] -- [cmake options ...]
+# Configures DIR once. After new packages were installed an existing DIR is configured again,
+# so that CMake finds what was just installed.
+configure() {
+    local dir=$1 env_vars=()
+
+    shift
+    while [[ $# -gt 0 && $1 != -- ]]; do
+        env_vars+=("$1")
+        shift
+    done
+    shift
+    if [[ -f $dir/CMakeCache.txt ]]; then
+        if [[ $PACKAGES_INSTALLED -eq 0 && (-f $dir/build.ninja || -f $dir/Makefile) ]]; then
+            return 0
+        fi
+        log "configuring $dir/ again"
+        cmake -S . -B "$dir" "$@"
+    else
+        log "configuring $dir/"
+        env ${env_vars[@]+"${env_vars[@]}"} cmake -S . -B "$dir" -G Ninja "$@"
+    fi
+}
+
+build() {
+    log "building $1/"
+    cmake --build "$1"
+}
+
+# Open MPI refuses root without these, and runs no more PEs than cores without oversubscription.
+# Both are set here, for this script's children only, never in the user's shell.
+setup_mpi_env() {
+    if [[ $(id -u) -eq 0 ]]; then
+        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    fi
+    export OMPI_MCA_rmaps_base_oversubscribe=1
+}
+
+# ---- test steps -----------------------------------------------------------------------------
+SUMMARY=()
+FAILED=0
+
+# step NAME COMMAND...: runs COMMAND, records the outcome for the summary; returns its status.
+step() {
+    local name=$1 start=$SECONDS
+
+    shift
+    if "$@"; then
+        SUMMARY+=("$(printf '  ok    %-46s %4ss' "$name" $((SECONDS - start)))")
+        return 0
+    fi
+    SUMMARY+=("$(printf '  FAIL  %-46s %4ss' "$name" $((SECONDS - start)))")
+    FAILED=$((FAILED + 1))
+    return 1
+}
+
+skip() {
+    SUMMARY+=("$(printf '  skip  %-46s (%s)' "$1" "$2")")
+}
+
+TESTS_PASSED=0
+TESTS_FAILED=0
+
+# Runs ctest in DIR and adds its counts to the totals of the closing line.
+run_ctest() {
+    local dir=$1 out status=0 counts failed total
+
+    shift
+    log "ctest in $dir/"
+    out=$(mktemp)
+    ctest --test-dir "$dir" --output-on-failure -j"$CTEST_JOBS" --timeout "$CTEST_TIMEOUT" "$@" |
+        tee "$out" || status=$?
+    # "100% tests passed, 0 tests failed out of 29"
+    counts=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1 \2/p' "$out")
+    rm -f "$out"
+    if [[ -n $counts ]]; then
+        read -r failed total <<<"$counts"
+        TESTS_FAILED=$((TESTS_FAILED + failed))
+        TESTS_PASSED=$((TESTS_PASSED + total - failed))
+    elif [[ $status -eq 0 ]]; then
+        status=1 # no tests ran: that is not a pass
+    fi
+    return "$status"
+}
+
+format_check() {
+    log "format check"
+    tools/check_format.sh
+}
+
+configure_main() {
+    configure "$BUILD_DIR" -- -DSYMH_WERROR=ON
+}
+
+configure_tsan() {
+    configure "$TSAN_BUILD_DIR" CC=clang CXX=clang++ -- -DSYMH_SANITIZE=thread -DSYMH_WERROR=ON
+}
+
+configure_asan() {
+    configure "$ASAN_BUILD_DIR" CC=clang CXX=clang++ -- \
+        -DSYMH_SANITIZE=address,undefined -DSYMH_FUZZ=ON -DSYMH_WERROR=ON
+}
+
+print_summary() {
+    local line
+
+    printf '\n==> summary of ./dev.sh test\n'
+    for line in "${SUMMARY[@]}"; do
+        printf '%s\n' "$line"
+    done
+    if [[ $FAILED -eq 0 ]]; then
+        printf 'all steps passed\n'
+    else
+        printf '%d step(s) failed; their output is above\n' "$FAILED"
+    fi
+    printf '%d passed, %d failed\n' "$TESTS_PASSED" "$TESTS_FAILED"
+}
+
+cmd_demo() {
+    install_packages
+    configure_main || die "configuring $BUILD_DIR/ failed"
+    build "$BUILD_DIR" || die "building $BUILD_DIR/ failed"
+    setup_mpi_env
+    log "mpirun -np $DEMO_NP $BUILD_DIR/examples/symh_hello"
+    mpirun --oversubscribe -np "$DEMO_NP" "$BUILD_DIR/examples/symh_hello"
+}
+
+cmd_test() {
+    install_packages
+    SUMMARY+=("$(printf '  ok    %-46s (%s)' "Debian packages" "$PACKAGES_NOTE")")
+    setup_mpi_env
+
+    step "format check (tools/check_format.sh)" format_check || true
+
+    if step "configure $BUILD_DIR/" configure_main && step "build $BUILD_DIR/" build "$BUILD_DIR"
+    then
+        # checks.format is the step above; running it twice would only repeat its report.
+        step "ctest $BUILD_DIR/" run_ctest "$BUILD_DIR" -E '^checks\.format$' || true
+    else
+        skip "ctest $BUILD_DIR/" "no build"
+    fi
+
+    # The repository checks (label `checks`) do not depend on the build flavour: they ran above.
+    if step "configure $ASAN_BUILD_DIR/ (clang asan+ubsan fuzz)" configure_asan &&
+        step "build $ASAN_BUILD_DIR/" build "$ASAN_BUILD_DIR"; then
+        step "ctest $ASAN_BUILD_DIR/" run_ctest "$ASAN_BUILD_DIR" -LE '^checks$' || true
+    else
+        skip "ctest $ASAN_BUILD_DIR/" "no build"
+    fi
+
+    if step "configure $TSAN_BUILD_DIR/ (clang thread)" configure_tsan &&
+        step "build $TSAN_BUILD_DIR/" build "$TSAN_BUILD_DIR"; then
+        step "ctest $TSAN_BUILD_DIR/" run_ctest "$TSAN_BUILD_DIR" -LE '^checks$' || true
+    else
+        skip "ctest $TSAN_BUILD_DIR/" "no build"
+    fi
+
+    print_summary
+    [[ $FAILED -eq 0 ]]
+}
+
+main() {
+    if [[ $# -ne 1 ]]; then
+        usage >&2
+        exit 2
+    fi
+    cd "$(dirname "${BASH_SOURCE[0]}")"
+    case $1 in
+    demo) cmd_demo ;;
+    test) cmd_test ;;
+    -h | --help | help) usage ;;
+    *)
+        usage >&2
+        exit 2
+        ;;
+    esac
+}
+
+main "$@"
