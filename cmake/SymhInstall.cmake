@@ -79,6 +79,8 @@ endif()
 message(STATUS "symheap: symheap.pc MPI dependency: "
   "${SYMH_PC_REQUIRES_PRIVATE}${SYMH_PC_MPI_CFLAGS}")
 
+# Directories as the pkg-config file and symhcc both spell them: relative to ${prefix} (a shell
+# and a pkg-config variable alike) unless configured absolute.
 foreach(kind LIBDIR INCLUDEDIR)
   if(IS_ABSOLUTE "${CMAKE_INSTALL_${kind}}")
     set(SYMH_PC_${kind} "${CMAKE_INSTALL_${kind}}")
@@ -104,12 +106,7 @@ if(IS_ABSOLUTE "${CMAKE_INSTALL_BINDIR}")
 else()
   file(RELATIVE_PATH SYMHCC_PREFIX_FROM_BIN /p/${CMAKE_INSTALL_BINDIR} /p)
 endif()
-foreach(kind LIBDIR INCLUDEDIR)
-  if(IS_ABSOLUTE "${CMAKE_INSTALL_${kind}}")
-    set(SYMHCC_${kind} "${CMAKE_INSTALL_${kind}}")
-  else()
-    set(SYMHCC_${kind} "\${prefix}/${CMAKE_INSTALL_${kind}}")
-  endif()
-endforeach()
+set(SYMHCC_LIBDIR "${SYMH_PC_LIBDIR}")
+set(SYMHCC_INCLUDEDIR "${SYMH_PC_INCLUDEDIR}")
 configure_file(tools/symhcc.in ${PROJECT_BINARY_DIR}/symhcc @ONLY)
 install(PROGRAMS ${PROJECT_BINARY_DIR}/symhcc DESTINATION ${CMAKE_INSTALL_BINDIR})
