@@ -315,7 +315,7 @@ int symh_boot_is_up(void)
 
 int symh_init_comm(MPI_Comm comm)
 {
-    int initialized = 0, finalized = 0, status;
+    int initialized = 0, finalized = 0, inter = 0, status;
 
     if (symh_boot_mpi.up)
         return symh_init();
@@ -329,6 +329,11 @@ int symh_init_comm(MPI_Comm comm)
         symh_error("symh_init_comm: MPI is %s; initialize MPI before passing a communicator",
                    finalized ? "already finalized" : "not initialized");
         return symh_status_set(SYMH_ERR_BOOTSTRAP);
+    }
+    MPI_Comm_test_inter(comm, &inter);
+    if (inter) {
+        symh_error("symh_init_comm: comm is an intercommunicator; pass an intracommunicator");
+        return symh_status_set(SYMH_ERR_INVALID_ARG);
     }
     symh_boot_mpi.user_comm = comm;
     symh_boot_mpi.use_user_comm = 1;

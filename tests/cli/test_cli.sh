@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Command-line behaviour a user sees: the demo, a bad SYMH_* value, symh_info, global exit.
+# Command-line behaviour a user sees: the demo, a bad SYMH_* value, symh_info, global exit, and
+# symh_init after MPI_Finalize.
 # usage: test_cli.sh CASE BUILD_DIR SOURCE_DIR MPIEXEC [MPIEXEC_FLAGS...]
 set -euo pipefail
 
@@ -68,6 +69,12 @@ global_exit)
         grep -q "symh_global_exit(7) called on PE $((np - 1))" "$out" || fail "no reason logged"
         grep -q "survived" "$out" && fail "np $np: a PE survived"
     done
+    ;;
+after_mpi_finalize)
+    "${mpiexec[@]}" -n 2 "$build/tests/cli/symh_after_mpi_finalize_prog" >"$out" 2>&1 ||
+        fail "exit status $?"
+    [ "$(grep -c 'symh_init: MPI has already been finalized' "$out")" -eq 2 ] ||
+        fail "each PE should say why"
     ;;
 *)
     echo "unknown case $case_name" >&2

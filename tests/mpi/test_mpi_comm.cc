@@ -108,6 +108,22 @@ TEST_F(Comm, NullCommunicatorIsRefused)
     EXPECT_EQ(0, symh_initialized());
 }
 
+TEST_F(Comm, IntercommunicatorIsRefused)
+{
+    int world = rank_of(MPI_COMM_WORLD), n = size_of(MPI_COMM_WORLD);
+    if (n < 2)
+        return; // an intercommunicator needs two groups
+    MPI_Comm half, inter;
+    MPI_Comm_split(MPI_COMM_WORLD, world % 2, world, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, world % 2 == 0 ? 1 : 0, 99, &inter);
+    std::string log =
+        symh_captured_log([inter] { EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_init_comm(inter)); });
+    EXPECT_NE(std::string::npos, log.find("comm is an intercommunicator")) << log;
+    EXPECT_EQ(0, symh_initialized());
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
+}
+
 TEST_F(Comm, InitCommWhileInitializedChangesNothing)
 {
     ASSERT_EQ(SYMH_OK, symh_init());
