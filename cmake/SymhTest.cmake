@@ -15,8 +15,11 @@ endif()
 
 # Sanitizer runtimes: MPI's own allocations at exit are not ours to report (the slow unwinder
 # walks through MPI's frame-pointer-less code, so the suppressions can match its frames).
+# use_tls=0: LeakSanitizer 14's tracer crashed (SEGV in ScanRangeForPointers) on a bogus TLS
+# range of an exiting Open MPI thread in about half of the 8-PE heap runs; symheap keeps no
+# pointers in thread-local storage, so skipping TLS as a root hides no leak of ours.
 set(SYMH_SANITIZER_TEST_ENV
-  "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0"
+  "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0:use_tls=0"
   "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
   "ASAN_OPTIONS=detect_stack_use_after_return=0"
   "TSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/tsan.supp:halt_on_error=1:ignore_noninstrumented_modules=1")

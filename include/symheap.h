@@ -6,5 +6,6 @@
 #include <symheap/version.h>
 #include <symheap/status.h>
 #include <symheap/init.h>
+#include <symheap/heap.h>
 
 #endif /* SYMHEAP_H */

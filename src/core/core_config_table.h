@@ -7,6 +7,8 @@
     X(LOG_LEVEL, ENUM, "warn", "error|warn|info|debug|trace", "least severe log messages printed") \
     X(HEAP_SIZE, SIZE, "1g", NULL,                                                                 \
       "symmetric heap bytes per PE; suffixes k, m, g, t are powers of 1024")                       \
+    X(SYMM_AREA_SIZE, SIZE, "64g", NULL,                                                           \
+      "address space reserved after the heap for symmetric registrations (costs no memory)")       \
     X(HOSTID, STRING, "", NULL,                                                                    \
       "node identity: PEs with the same value form one node (default: PEs sharing memory)")        \
     X(TRANSPORT, ENUM, "auto", "auto|ipc|ucx|ofi",                                                 \

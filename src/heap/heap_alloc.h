@@ -29,8 +29,7 @@ void symh_heap_alloc_destroy(symh_heap_alloc_t *alloc);
  * `alignment` (a power of two; below the granule it means the granule). SYMH_ERR_INVALID_ARG for
  * size 0, a size that overflows when rounded, or a bad alignment; SYMH_ERR_NO_MEMORY when no free
  * range fits. On failure nothing changes and *offset is not written. */
-int symh_heap_alloc_alloc(symh_heap_alloc_t *alloc, size_t size, size_t alignment,
-                          size_t *offset);
+int symh_heap_alloc_alloc(symh_heap_alloc_t *alloc, size_t size, size_t alignment, size_t *offset);
 
 /* Frees the live block that starts at `offset`. Anything else (an interior offset, a freed
  * block, an offset past the end) is SYMH_ERR_NOT_REGISTERED and changes nothing. */
@@ -51,7 +50,8 @@ void symh_heap_alloc_stats(const symh_heap_alloc_t *alloc, symh_heap_alloc_stats
 
 /* Walks every block and checks the invariants (blocks tile [0, size) without overlap, no two
  * adjacent free blocks, every index agrees with the blocks, stats agree). O(n): for tests, fuzzing
- * and symh_assert_expensive. SYMH_OK or SYMH_ERR_SYSTEM with one error log line saying what broke. */
+ * and symh_assert_expensive. SYMH_OK or SYMH_ERR_SYSTEM with one error log line saying what broke.
+ */
 int symh_heap_alloc_check(const symh_heap_alloc_t *alloc);
 
 #endif /* SYMH_HEAP_ALLOC_H */

@@ -6,7 +6,9 @@
 
 #include "bootstrap/boot.h"
 #include "core/core_config.h"
+#include "collectives/coll_agree.h"
 #include "core/core_status.h"
+#include "heap/heap_window.h"
 #include "transport/tl_route.h"
 
 static struct {
@@ -77,6 +79,8 @@ int symh_init_thread(int requested, int *provided)
         symh_log_set_level(symh_config_choice(SYMH_CFG_LOG_LEVEL));
         status = symh_tl_route_check(report.message, sizeof(report.message));
     }
+    if (status == SYMH_OK)
+        status = symh_heap_check_config(report.message, sizeof(report.message));
     config_status = status;
 
     status = symh_boot_start(requested, &level);
@@ -93,6 +97,12 @@ int symh_init_thread(int requested, int *provided)
     status = symh_rt_agree(symh_tl_route_init(), NULL);
     if (status != SYMH_OK)
         goto err_routes;
+    status = symh_rt_agree(symh_coll_init(), NULL);
+    if (status != SYMH_OK)
+        goto err_coll;
+    status = symh_rt_agree(symh_heap_init(), NULL);
+    if (status != SYMH_OK)
+        goto err_heap;
 
     symh_rt.thread_level = level;
     symh_rt.initialized = 1;
@@ -101,6 +111,10 @@ int symh_init_thread(int requested, int *provided)
     symh_debug("symh_init: PE %d of %d ready", symh_boot_info.my_pe, symh_boot_info.n_pes);
     return symh_status_set(SYMH_OK);
 
+err_heap:
+    symh_heap_fini();
+err_coll:
+    symh_coll_fini();
 err_routes:
     symh_tl_route_fini();
 err_boot:
@@ -119,6 +133,8 @@ void symh_finalize(void)
     /* No PE tears its state down while a peer may still reach it. */
     if (symh_boot->barrier() != SYMH_OK)
         symh_warn("symh_finalize: the closing barrier failed; finalizing anyway");
+    symh_heap_fini();
+    symh_coll_fini();
     symh_tl_route_fini();
     symh_boot_stop();
     symh_rt.initialized = 0;

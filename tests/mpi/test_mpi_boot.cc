@@ -198,6 +198,19 @@ TEST_F(Boot, InvalidValueFailsEveryPeWithOneMessage)
     symh_finalize();
 }
 
+TEST_F(Boot, HeapSizeThatCannotMakeAWindowFailsWithOneMessage)
+{
+    for (const char *value : { "0", "100t" }) {
+        setenv("SYMH_HEAP_SIZE", value, 1);
+        std::string log = symh_captured_log([] { EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_init()); });
+        unsetenv("SYMH_HEAP_SIZE");
+        bool named = contains(log, std::string("SYMH_HEAP_SIZE=") + value);
+        EXPECT_EQ(symh_test_world_rank() == 0, named) << log;
+        EXPECT_EQ(1, count_pes(named)) << value;
+        EXPECT_EQ(0, symh_initialized());
+    }
+}
+
 TEST_F(Boot, InvalidValueOnOnePeFailsThemAll)
 {
     int last = world_size() - 1;

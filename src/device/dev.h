@@ -1,0 +1,52 @@
+/* device: the device backend ops table ("everything is VMM"): reserve a virtual range, create a
+ * physical memory object, map it with an access mode, change access, unmap, release, export and
+ * import a shareable handle, and the copies/fills the layers above must do through the backend
+ * (the memory may be on a GPU). One table per backend; the host backend is dev_host.c. */
+#ifndef SYMH_DEV_H
+#define SYMH_DEV_H
+
+#include <stddef.h>
+
+typedef enum {
+    SYMH_DEV_ACCESS_NONE,
+    SYMH_DEV_ACCESS_READ,
+    SYMH_DEV_ACCESS_READ_WRITE
+} symh_dev_access_t;
+
+/* A physical memory object; its layout is the backend's. */
+typedef struct symh_dev_mem symh_dev_mem_t;
+
+typedef struct {
+    const char *name;
+    /* Granularity of sizes, offsets and addresses: minimum (required) or recommended. */
+    size_t (*granularity)(int device, int recommended);
+    /* Reserves `size` bytes of address space, inaccessible and costing no memory, starting at a
+     * multiple of `alignment` (a power of two, at least the minimum granularity). */
+    int (*reserve)(size_t size, size_t alignment, void **va);
+    /* Gives a reserved range back; every mapping inside it must be gone. */
+    int (*release)(void *va, size_t size);
+    /* A physical object of `size` bytes on `device`, fixed in size for its whole life. */
+    int (*mem_create)(int device, size_t size, symh_dev_mem_t **mem);
+    /* Drops this handle; mappings made from it keep the memory alive until they go. */
+    int (*mem_release)(symh_dev_mem_t *mem);
+    size_t (*mem_size)(const symh_dev_mem_t *mem);
+    /* Maps [offset, offset + size) of `mem` at exactly `va`, inside a reservation. */
+    int (*map)(symh_dev_mem_t *mem, size_t offset, void *va, size_t size, symh_dev_access_t access);
+    int (*set_access)(void *va, size_t size, symh_dev_access_t access);
+    /* Unmaps, keeping the range reserved. */
+    int (*unmap)(void *va, size_t size);
+    /* A handle another process can import (a file descriptor on the host; the caller closes
+     * it), and its inverse. */
+    int (*export_fd)(const symh_dev_mem_t *mem, int *fd);
+    int (*import_fd)(int fd, symh_dev_mem_t **mem);
+    /* Fills and copies of mapped memory, complete on return. */
+    int (*fill)(void *va, int byte, size_t size);
+    int (*copy)(void *dst, const void *src, size_t size);
+} symh_dev_ops_t;
+
+extern const symh_dev_ops_t symh_dev_host_ops;
+
+/* The backend in use (host until the device backends exist). */
+extern const symh_dev_ops_t *symh_dev;
+
+#endif /* SYMH_DEV_H */

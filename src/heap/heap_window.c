@@ -1,0 +1,127 @@
+/* heap: the symmetric window: reservation, the internal area and the heap as physical objects of
+ * the device backend, mapped at fixed offsets that are the same on every PE. */
+#include "heap/heap_window.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <symheap/status.h>
+
+#include "core/core_config.h"
+#include "core/core_log.h"
+
+symh_heap_window_t symh_heap_window;
+
+#define SYMH_HEAP_MIN_BASE_ALIGNMENT ((size_t)1 << 30)
+
+static size_t symh_heap_round_up(size_t value, size_t granule)
+{
+    return (value + granule - 1) / granule * granule;
+}
+
+/* The heap base is aligned to the heap's size rounded up to a power of two (at least 1 GiB), so
+ * every alignment the heap can hold is honoured at the same offset on every PE. */
+static size_t symh_heap_base_alignment(size_t heap_size)
+{
+    size_t alignment = SYMH_HEAP_MIN_BASE_ALIGNMENT;
+
+    while (alignment < heap_size)
+        alignment <<= 1;
+    return alignment;
+}
+
+int symh_heap_check_config(char *msg, size_t msg_len)
+{
+    size_t page = symh_dev->granularity(0, 0);
+    size_t heap = symh_config_size(SYMH_CFG_HEAP_SIZE);
+    size_t symm = symh_config_size(SYMH_CFG_SYMM_AREA_SIZE);
+    const size_t limit = (size_t)1 << 46; /* 64 TiB: half of a 47-bit user address space */
+
+    if (heap == 0) {
+        snprintf(msg, msg_len, "SYMH_HEAP_SIZE=%s: the heap needs at least one page",
+                 symh_config_text(SYMH_CFG_HEAP_SIZE));
+        return SYMH_ERR_INVALID_ARG;
+    }
+    if (heap > limit || symm > limit || symh_heap_round_up(heap, page) + symm > limit) {
+        snprintf(msg, msg_len,
+                 "SYMH_HEAP_SIZE=%s with SYMH_SYMM_AREA_SIZE=%s exceeds the %zu-byte address "
+                 "space a window may take",
+                 symh_config_text(SYMH_CFG_HEAP_SIZE), symh_config_text(SYMH_CFG_SYMM_AREA_SIZE),
+                 limit);
+        return SYMH_ERR_INVALID_ARG;
+    }
+    return SYMH_OK;
+}
+
+int symh_heap_window_init(void)
+{
+    symh_heap_window_t *w = &symh_heap_window;
+    size_t page = symh_dev->granularity(0, 0);
+    size_t recommended = symh_dev->granularity(0, 1);
+    int status;
+
+    memset(w, 0, sizeof(*w));
+    w->internal_size = recommended;
+    w->heap_size = symh_heap_round_up(symh_config_size(SYMH_CFG_HEAP_SIZE), page);
+    w->symm_size = symh_heap_round_up(symh_config_size(SYMH_CFG_SYMM_AREA_SIZE), recommended);
+    w->heap_alignment = symh_heap_base_alignment(w->heap_size);
+
+    /* [guard | internal | heap | symm]: the heap starts on the reservation's aligned start
+     * plus one alignment unit, so the internal area sits right below it. */
+    w->reservation_size = w->heap_alignment + w->heap_size + w->symm_size;
+    status = symh_dev->reserve(w->reservation_size, w->heap_alignment, (void **)&w->reservation);
+    if (status != SYMH_OK) {
+        symh_error("symh_init: cannot reserve %zu bytes of address space for the symmetric "
+                   "window (SYMH_HEAP_SIZE=%s)",
+                   w->reservation_size, symh_config_text(SYMH_CFG_HEAP_SIZE));
+        return status;
+    }
+    w->heap = w->reservation + w->heap_alignment;
+    w->internal = w->heap - w->internal_size;
+    w->symm = w->heap + w->heap_size;
+    w->base = w->internal;
+    w->size = w->internal_size + w->heap_size + w->symm_size;
+
+    status = symh_dev->mem_create(0, w->internal_size, &w->internal_mem);
+    if (status != SYMH_OK)
+        goto err_release;
+    status = symh_dev->map(w->internal_mem, 0, w->internal, w->internal_size,
+                           SYMH_DEV_ACCESS_READ_WRITE);
+    if (status != SYMH_OK)
+        goto err_internal_mem;
+    status = symh_dev->mem_create(0, w->heap_size, &w->heap_mem);
+    if (status != SYMH_OK)
+        goto err_internal_map;
+    status = symh_dev->map(w->heap_mem, 0, w->heap, w->heap_size, SYMH_DEV_ACCESS_READ_WRITE);
+    if (status != SYMH_OK)
+        goto err_heap_mem;
+    symh_debug("window at %p: internal %zu, heap %zu at %p, symmetric area %zu", (void *)w->base,
+               w->internal_size, w->heap_size, (void *)w->heap, w->symm_size);
+    return SYMH_OK;
+
+err_heap_mem:
+    symh_dev->mem_release(w->heap_mem);
+err_internal_map:
+    symh_dev->unmap(w->internal, w->internal_size);
+err_internal_mem:
+    symh_dev->mem_release(w->internal_mem);
+err_release:
+    symh_dev->release(w->reservation, w->reservation_size);
+    memset(w, 0, sizeof(*w));
+    return status;
+}
+
+void symh_heap_window_fini(void)
+{
+    symh_heap_window_t *w = &symh_heap_window;
+
+    if (w->reservation == NULL)
+        return;
+    symh_dev->unmap(w->heap, w->heap_size);
+    symh_dev->mem_release(w->heap_mem);
+    symh_dev->unmap(w->internal, w->internal_size);
+    symh_dev->mem_release(w->internal_mem);
+    symh_dev->release(w->reservation, w->reservation_size);
+    memset(w, 0, sizeof(*w));
+}

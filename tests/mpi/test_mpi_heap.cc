@@ -1,0 +1,519 @@
+// Multi-PE tests of the symmetric heap: symmetric offsets, alignment, calloc, realloc, free, and
+// every misuse of the heap issue: NULL everywhere (agreement), one log line for the whole job,
+// the heap left exactly as it was, no PE left waiting.
+#define OMPI_SKIP_MPICXX  1
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <symheap.h>
+
+#include "mpi_test_util.hpp"
+#include "shim_heap_debug.h"
+
+namespace
+{
+
+int me()
+{
+    return symh_test_world_rank();
+}
+
+int npes()
+{
+    int n = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    return n;
+}
+
+// Number of PEs for which `flag` holds.
+int count_pes(bool flag)
+{
+    int mine = flag, total = 0;
+    MPI_Allreduce(&mine, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    return total;
+}
+
+// Whether every PE passed the same value.
+bool same_everywhere(uint64_t value)
+{
+    uint64_t lo = 0, hi = 0;
+    MPI_Allreduce(&value, &lo, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&value, &hi, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    return lo == hi;
+}
+
+uint64_t offset_of(const void *p)
+{
+    return (uint64_t)((const char *)p - (const char *)symh_shim_heap_base());
+}
+
+size_t count_lines(const std::string &log, const std::string &part)
+{
+    size_t n = 0;
+    for (size_t at = log.find(part); at != std::string::npos; at = log.find(part, at + 1))
+        ++n;
+    return n;
+}
+
+symh_heap_stats_t stats()
+{
+    symh_heap_stats_t s{};
+    EXPECT_EQ(SYMH_OK, symh_heap_stats(&s));
+    return s;
+}
+
+bool operator==(const symh_heap_stats_t &a, const symh_heap_stats_t &b)
+{
+    return a.size == b.size && a.used == b.used && a.free == b.free &&
+           a.largest_free == b.largest_free && a.allocations == b.allocations;
+}
+
+// ---- before init ----------------------------------------------------------------------------
+
+class HeapBeforeInit : public SymhTest
+{
+};
+
+TEST_F(HeapBeforeInit, EveryCallFailsCleanly)
+{
+    int local = 0;
+    std::string log = symh_captured_log([&] {
+        EXPECT_EQ(nullptr, symh_malloc(64));
+        EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_last_error());
+        EXPECT_EQ(nullptr, symh_align(256, 64));
+        EXPECT_EQ(nullptr, symh_calloc(4, 4));
+        EXPECT_EQ(nullptr, symh_realloc(nullptr, 64));
+        symh_free(&local);
+        EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_last_error());
+        symh_heap_stats_t s;
+        EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_heap_stats(&s));
+    });
+    for (const char *fn :
+         { "symh_malloc", "symh_align", "symh_calloc", "symh_realloc", "symh_free" })
+        EXPECT_EQ(1u, count_lines(log, std::string(fn) + ": symheap is not initialized")) << log;
+}
+
+// ---- initialized ----------------------------------------------------------------------------
+
+class Heap : public SymhTest
+{
+  protected:
+    static void SetUpTestSuite()
+    {
+        ASSERT_EQ(SYMH_OK, symh_init());
+    }
+    void SetUp() override
+    {
+        SymhTest::SetUp();
+        before = stats();
+    }
+    void TearDown() override
+    {
+        // Every test gives back what it took: nothing leaked, on any PE.
+        EXPECT_TRUE(stats() == before) << "heap not back to its state before the test";
+        SymhTest::TearDown();
+    }
+    // Runs a misuse on every PE; checks that it logged exactly one line in the whole job, that
+    // contains `expect`, and that the heap is exactly as before.
+    template <typename F> void expect_one_line(const std::string &expect, F action)
+    {
+        symh_heap_stats_t was = stats();
+        std::string log = symh_captured_log(action);
+        size_t lines = count_lines(log, "\n");
+        EXPECT_EQ(1, count_pes(lines > 0)) << "one PE speaks for the job:\n" << log;
+        EXPECT_LE(lines, 1u) << log;
+        EXPECT_EQ(1, count_pes(log.find(expect) != std::string::npos))
+            << "expected '" << expect << "' in:\n"
+            << log;
+        EXPECT_TRUE(stats() == was) << "a failed call changed the heap";
+    }
+    symh_heap_stats_t before{};
+};
+
+TEST_F(Heap, StatsDescribeAnEmptyHeap)
+{
+    symh_heap_stats_t s = stats();
+    size_t configured = 1ULL << 30;
+    if (const char *env = getenv("SYMH_HEAP_SIZE"))
+        configured = strtoull(env, nullptr, 10) << 20; // the test matrix uses "<n>m"
+    EXPECT_GE(s.size, configured);
+    EXPECT_EQ(0u, s.used);
+    EXPECT_EQ(s.size, s.free);
+    EXPECT_EQ(s.size, s.largest_free);
+    EXPECT_EQ(0u, s.allocations);
+    EXPECT_TRUE(same_everywhere(s.size));
+    EXPECT_EQ(0u, (uintptr_t)symh_shim_heap_base() % (1ULL << 30)) << "heap base 1 GiB aligned";
+
+    std::string log =
+        symh_captured_log([] { EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_heap_stats(nullptr)); });
+    EXPECT_NE(std::string::npos, log.find("stats is NULL")) << log;
+}
+
+TEST_F(Heap, MallocIsSymmetricAlignedAndUsable)
+{
+    std::vector<char *> blocks;
+    for (size_t size : { 1, 7, 128, 1000, 4096, 65537, 1 << 20 }) {
+        char *p = (char *)symh_malloc(size);
+        ASSERT_NE(nullptr, p) << size;
+        EXPECT_EQ(SYMH_OK, symh_last_error());
+        EXPECT_EQ(0u, (uintptr_t)p % 128) << size;
+        EXPECT_TRUE(same_everywhere(offset_of(p))) << "size " << size;
+        memset(p, me() & 0xff, size); // the whole range is this PE's to write
+        blocks.push_back(p);
+    }
+    symh_heap_stats_t s = stats();
+    EXPECT_EQ(blocks.size(), s.allocations);
+    EXPECT_GE(s.used, 1u + 7 + 128 + 1000 + 4096 + 65537 + (1 << 20));
+    EXPECT_EQ(s.size - s.used, s.free);
+    for (char *p : blocks) {
+        symh_free(p);
+        EXPECT_EQ(SYMH_OK, symh_last_error());
+    }
+}
+
+TEST_F(Heap, AlignHonoursEveryPowerOfTwo)
+{
+    size_t heap = stats().size;
+    for (size_t alignment = sizeof(void *); alignment <= (1ULL << 30); alignment <<= 1) {
+        // A small "obstacle" takes offset 0 so that alignment really matters, while the next
+        // aligned offset still lies inside the heap (offset 0 is aligned to anything up to the
+        // heap base alignment).
+        void *obstacle = alignment * 2 <= heap ? symh_malloc(64) : nullptr;
+        void *p = symh_align(alignment, 100);
+        ASSERT_NE(nullptr, p) << alignment;
+        EXPECT_EQ(0u, (uintptr_t)p % alignment) << alignment;
+        EXPECT_TRUE(same_everywhere(offset_of(p))) << alignment;
+        symh_free(p);
+        symh_free(obstacle);
+    }
+    // Up to 128 it is malloc.
+    void *a = symh_align(64, 300);
+    uint64_t with_align = offset_of(a);
+    symh_free(a);
+    void *m = symh_malloc(300);
+    EXPECT_EQ(with_align, offset_of(m));
+    symh_free(m);
+}
+
+TEST_F(Heap, BadAlignmentsAreRefusedEverywhere)
+{
+    for (size_t alignment : { 0, 1, 2, 4, 3, 12, 24, 1000, 4097 }) {
+        std::string expect = alignment >= 1 && (alignment & (alignment - 1)) == 0
+                                 ? "is not a multiple of sizeof(void *)"
+                                 : "is not a power of two";
+        expect_one_line("symh_align: alignment " + std::to_string(alignment) + " " + expect,
+                        [alignment] {
+                            EXPECT_EQ(nullptr, symh_align(alignment, 64));
+                            EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_last_error());
+                        });
+    }
+    size_t huge = symh_shim_heap_base_alignment() << 1;
+    expect_one_line("exceeds the heap base alignment", [huge] {
+        EXPECT_EQ(nullptr, symh_align(huge, 64));
+        EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_last_error());
+    });
+}
+
+TEST_F(Heap, ZeroSizesReturnNull)
+{
+    expect_one_line("symh_malloc: size 0", [] {
+        EXPECT_EQ(nullptr, symh_malloc(0));
+        EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_last_error());
+    });
+    expect_one_line("symh_calloc: count 0", [] { EXPECT_EQ(nullptr, symh_calloc(0, 8)); });
+    expect_one_line("symh_calloc: size 0", [] { EXPECT_EQ(nullptr, symh_calloc(8, 0)); });
+    expect_one_line("symh_align: size 0", [] { EXPECT_EQ(nullptr, symh_align(256, 0)); });
+    expect_one_line("symh_realloc: NULL with size 0",
+                    [] { EXPECT_EQ(nullptr, symh_realloc(nullptr, 0)); });
+}
+
+TEST_F(Heap, CallocOverflowIsRefused)
+{
+    expect_one_line("overflows size_t", [] {
+        EXPECT_EQ(nullptr, symh_calloc(SIZE_MAX / 2, 3));
+        EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_last_error());
+    });
+}
+
+TEST_F(Heap, CallocZeroesWhatMallocDirtied)
+{
+    const size_t n = 1 << 20;
+    char *dirty = (char *)symh_malloc(n);
+    ASSERT_NE(nullptr, dirty);
+    memset(dirty, 0xa5, n);
+    symh_free(dirty);
+    uint32_t *zero = (uint32_t *)symh_calloc(n / 4, 4);
+    ASSERT_NE(nullptr, zero);
+    EXPECT_EQ((void *)dirty, (void *)zero) << "the same block comes back";
+    size_t nonzero = 0;
+    for (size_t i = 0; i < n / 4; ++i)
+        nonzero += zero[i] != 0;
+    EXPECT_EQ(0u, nonzero);
+    symh_free(zero);
+}
+
+TEST_F(Heap, RequestLargerThanTheHeap)
+{
+    size_t too_big = stats().size + 1;
+    expect_one_line("exceed the whole heap", [too_big] {
+        EXPECT_EQ(nullptr, symh_malloc(too_big));
+        EXPECT_EQ(SYMH_ERR_NO_MEMORY, symh_last_error());
+    });
+    expect_one_line("exceed the whole heap", [] {
+        EXPECT_EQ(nullptr, symh_malloc(SIZE_MAX));
+        EXPECT_EQ(SYMH_ERR_NO_MEMORY, symh_last_error());
+    });
+}
+
+TEST_F(Heap, ExhaustionOnOnePeFailsEveryPe)
+{
+    // The last PE fills its heap behind the collectives' back (an asymmetric state).
+    bool starved = me() == npes() - 1;
+    size_t heap = stats().size;
+    std::vector<size_t> hogs;
+    if (starved) {
+        size_t offset;
+        while (symh_shim_heap_local_alloc(heap / 64, &offset) == SYMH_OK)
+            hogs.push_back(offset);
+    }
+    symh_heap_stats_t was = stats();
+    std::string log = symh_captured_log([starved, heap] {
+        EXPECT_EQ(nullptr, symh_malloc(heap / 2));
+        EXPECT_EQ(starved ? SYMH_ERR_NO_MEMORY : SYMH_ERR_MISMATCH, symh_last_error());
+    });
+    EXPECT_TRUE(stats() == was) << "rolled back on the PEs where it had succeeded";
+    bool named =
+        log.find("heap exhausted on PE " + std::to_string(npes() - 1)) != std::string::npos;
+    EXPECT_EQ(starved, named) << log;
+    EXPECT_EQ(1, count_pes(named));
+    for (size_t offset : hogs)
+        EXPECT_EQ(SYMH_OK, symh_shim_heap_local_free(offset));
+    void *p = symh_malloc(heap / 2);
+    EXPECT_NE(nullptr, p) << "works again once the PE has room";
+    symh_free(p);
+}
+
+TEST_F(Heap, DifferentArgumentsOnDifferentPes)
+{
+    if (npes() < 2)
+        return; // one PE always agrees with itself
+    int last = npes() - 1;
+    std::string expect =
+        "symh_malloc: size 64 on PE 0 but 65 on PE " + std::to_string(npes() > 1 ? 1 : 0);
+    expect_one_line(expect, [] {
+        EXPECT_EQ(nullptr, symh_malloc(me() == 0 ? 64 : 65));
+        EXPECT_EQ(SYMH_ERR_MISMATCH, symh_last_error());
+    });
+    expect_one_line("symh_align: alignment 256 on PE 0 but 512 on PE " + std::to_string(last),
+                    [last] { EXPECT_EQ(nullptr, symh_align(me() == last ? 512 : 256, 64)); });
+    expect_one_line("symh_calloc: size 8 on PE 0 but 4 on PE " + std::to_string(last),
+                    [last] { EXPECT_EQ(nullptr, symh_calloc(16, me() == last ? 4 : 8)); });
+    // An invalid call on one PE: that PE reports its own code, the others a mismatch.
+    expect_one_line("symh_malloc: size 64 on PE 0 but 0 on PE " + std::to_string(last), [last] {
+        EXPECT_EQ(nullptr, symh_malloc(me() == last ? 0 : 64));
+        EXPECT_EQ(me() == last ? SYMH_ERR_INVALID_ARG : SYMH_ERR_MISMATCH, symh_last_error());
+    });
+}
+
+TEST_F(Heap, FreeMisuseFreesNothing)
+{
+    char *p = (char *)symh_malloc(1024);
+    ASSERT_NE(nullptr, p);
+    int on_stack = 0;
+    void *foreign = malloc(64);
+
+    // free(NULL) is a successful no-op (OpenSHMEM, C); no warning.
+    std::string log = symh_captured_log([] {
+        symh_free(nullptr);
+        EXPECT_EQ(SYMH_OK, symh_last_error());
+    });
+    EXPECT_EQ(std::string::npos, log.find("error")) << log;
+
+    expect_one_line("is not the start of a live allocation", [p] {
+        symh_free(p + 128);
+        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
+    });
+    expect_one_line("is not in the symmetric heap", [&on_stack] { symh_free(&on_stack); });
+    expect_one_line("is not in the symmetric heap", [foreign] { symh_free(foreign); });
+    if (npes() > 1) {
+        char *q = (char *)symh_malloc(1024);
+        expect_one_line("symh_free: ptr heap+", [p, q] {
+            symh_free(me() == 0 ? p : q);
+            EXPECT_EQ(SYMH_ERR_MISMATCH, symh_last_error());
+        });
+        symh_free(q);
+    }
+    p[1023] = 1; // still ours
+    symh_free(p);
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    expect_one_line("is not the start of a live allocation", [p] {
+        symh_free(p); // again
+        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
+    });
+    free(foreign);
+}
+
+TEST_F(Heap, ReallocKeepsContentsAndOffsetsAgree)
+{
+    unsigned char *p = (unsigned char *)symh_realloc(nullptr, 1000); // acts as malloc
+    ASSERT_NE(nullptr, p);
+    for (int i = 0; i < 1000; ++i)
+        p[i] = (unsigned char)(i * 7 + me());
+    void *obstacle = symh_malloc(64); // right after p: growing must move
+
+    unsigned char *q = (unsigned char *)symh_realloc(p, 300000);
+    ASSERT_NE(nullptr, q);
+    EXPECT_NE(p, q) << "moved past the obstacle";
+    EXPECT_TRUE(same_everywhere(offset_of(q)));
+    for (int i = 0; i < 1000; ++i)
+        ASSERT_EQ((unsigned char)(i * 7 + me()), q[i]) << i;
+
+    unsigned char *r = (unsigned char *)symh_realloc(q, 500); // shrinks in place
+    EXPECT_EQ(q, r);
+    for (int i = 0; i < 500; ++i)
+        ASSERT_EQ((unsigned char)(i * 7 + me()), r[i]) << i;
+    unsigned char *s = (unsigned char *)symh_realloc(r, 200000); // grows in place (room behind)
+    EXPECT_EQ(r, s);
+    for (int i = 0; i < 500; ++i)
+        ASSERT_EQ((unsigned char)(i * 7 + me()), s[i]) << i;
+
+    EXPECT_EQ(nullptr, symh_realloc(s, 0)) << "size 0 frees";
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    symh_free(obstacle);
+}
+
+TEST_F(Heap, ReallocMisuseLeavesTheOldBlock)
+{
+    unsigned char *p = (unsigned char *)symh_malloc(4096);
+    ASSERT_NE(nullptr, p);
+    memset(p, 0x5c, 4096);
+    int on_stack = 0;
+
+    expect_one_line("symh_realloc:", [p] {
+        EXPECT_EQ(nullptr, symh_realloc(p + 256, 8192));
+        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
+    });
+    expect_one_line("is not in the symmetric heap",
+                    [&on_stack] { EXPECT_EQ(nullptr, symh_realloc(&on_stack, 64)); });
+    expect_one_line("exceed the whole heap", [p] {
+        EXPECT_EQ(nullptr, symh_realloc(p, SIZE_MAX / 2));
+        EXPECT_EQ(SYMH_ERR_NO_MEMORY, symh_last_error());
+    });
+    if (npes() > 1) {
+        int last = npes() - 1;
+        expect_one_line("symh_realloc: size 8192 on PE 0 but 16384 on PE " + std::to_string(last),
+                        [p, last] {
+                            EXPECT_EQ(nullptr, symh_realloc(p, me() == last ? 16384 : 8192));
+                            EXPECT_EQ(SYMH_ERR_MISMATCH, symh_last_error());
+                        });
+        void *q = symh_malloc(64);
+        expect_one_line("symh_realloc: ptr heap+", [p, q] {
+            EXPECT_EQ(nullptr, symh_realloc(me() == 0 ? (void *)p : q, 64));
+        });
+        symh_free(q);
+    }
+    for (int i = 0; i < 4096; ++i)
+        ASSERT_EQ(0x5c, p[i]) << "old contents kept at " << i;
+    symh_free(p);
+    expect_one_line("is not the start of a live allocation",
+                    [p] { EXPECT_EQ(nullptr, symh_realloc(p, 64)); }); // freed
+}
+
+TEST_F(Heap, ReallocFailingOnOnePeRollsBackEverywhere)
+{
+    // Growing needs a move; the last PE has no room for the new block.
+    unsigned char *p = (unsigned char *)symh_malloc(1 << 20);
+    void *obstacle = symh_malloc(64);
+    memset(p, 0x3e, 1 << 20);
+    bool starved = me() == npes() - 1;
+    size_t heap = stats().size;
+    std::vector<size_t> hogs;
+    size_t offset;
+    if (starved)
+        while (symh_shim_heap_local_alloc(heap / 64, &offset) == SYMH_OK)
+            hogs.push_back(offset);
+    symh_heap_stats_t was = stats();
+    symh_captured_log([p, starved, heap] {
+        EXPECT_EQ(nullptr, symh_realloc(p, heap / 4));
+        EXPECT_EQ(starved ? SYMH_ERR_NO_MEMORY : SYMH_ERR_MISMATCH, symh_last_error());
+    });
+    EXPECT_TRUE(stats() == was);
+    for (size_t o : hogs)
+        symh_shim_heap_local_free(o);
+    for (int i = 0; i < (1 << 20); i += 4093)
+        ASSERT_EQ(0x3e, p[i]);
+    symh_free(obstacle);
+    symh_free(p);
+}
+
+TEST_F(Heap, LongRandomSequenceStaysSymmetric)
+{
+    std::mt19937_64 rng(20261130); // the same seed on every PE
+    std::vector<std::pair<char *, size_t>> live;
+    std::vector<uint64_t> offsets;
+    for (int op = 0; op < 3000; ++op) {
+        unsigned kind = rng() % 10;
+        if (kind < 5 || live.empty()) {
+            size_t size = 1 + rng() % (1 << (rng() % 18));
+            char *p;
+            if (kind == 0)
+                p = (char *)symh_align((size_t)1 << (3 + rng() % 14), size);
+            else if (kind == 1)
+                p = (char *)symh_calloc(size, 1);
+            else
+                p = (char *)symh_malloc(size);
+            ASSERT_NE(nullptr, p) << op;
+            p[0] = p[size - 1] = (char)op;
+            live.push_back({ p, size });
+            offsets.push_back(offset_of(p));
+        } else if (kind < 7) {
+            size_t i = rng() % live.size();
+            size_t size = 1 + rng() % (1 << (rng() % 18));
+            char *p = (char *)symh_realloc(live[i].first, size);
+            ASSERT_NE(nullptr, p) << op;
+            live[i] = { p, size };
+            offsets.push_back(offset_of(p));
+        } else {
+            size_t i = rng() % live.size();
+            symh_free(live[i].first);
+            live.erase(live.begin() + (long)i);
+        }
+    }
+    // Every PE saw the same offsets, in the same order.
+    std::vector<uint64_t> first(offsets.size());
+    if (me() == 0)
+        first = offsets;
+    MPI_Bcast(first.data(), (int)first.size(), MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    EXPECT_TRUE(first == offsets);
+    for (auto &block : live)
+        symh_free(block.first);
+}
+
+class HeapAfterFinalize : public SymhTest
+{
+};
+
+TEST_F(HeapAfterFinalize, EveryCallFailsCleanly)
+{
+    symh_finalize();
+    std::string log = symh_captured_log([] {
+        EXPECT_EQ(nullptr, symh_malloc(64));
+        EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_last_error());
+        symh_free(nullptr);
+        EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_last_error());
+    });
+    EXPECT_EQ(1u, count_lines(log, "symh_malloc: symheap is not initialized")) << log;
+    // A new init gives a fresh, empty heap.
+    ASSERT_EQ(SYMH_OK, symh_init());
+    EXPECT_EQ(0u, stats().allocations);
+    symh_finalize();
+}
+
+} // namespace

@@ -1,0 +1,32 @@
+/* tests/shim: the device backend's VMM primitives (src/device/dev.h) for the C++ tests. */
+#ifndef SYMH_SHIM_DEV_H
+#define SYMH_SHIM_DEV_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct symh_dev_mem symh_shim_mem_t;
+
+/* access: 0 none, 1 read, 2 read-write */
+size_t symh_shim_dev_granularity(int recommended);
+int symh_shim_dev_reserve(size_t size, size_t alignment, void **va);
+int symh_shim_dev_release(void *va, size_t size);
+int symh_shim_dev_mem_create(size_t size, symh_shim_mem_t **mem);
+int symh_shim_dev_mem_release(symh_shim_mem_t *mem);
+size_t symh_shim_dev_mem_size(const symh_shim_mem_t *mem);
+int symh_shim_dev_map(symh_shim_mem_t *mem, size_t offset, void *va, size_t size, int access);
+int symh_shim_dev_set_access(void *va, size_t size, int access);
+int symh_shim_dev_unmap(void *va, size_t size);
+int symh_shim_dev_export_fd(const symh_shim_mem_t *mem, int *fd);
+int symh_shim_dev_import_fd(int fd, symh_shim_mem_t **mem);
+int symh_shim_dev_fill(void *va, int byte, size_t size);
+int symh_shim_dev_copy(void *dst, const void *src, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SYMH_SHIM_DEV_H */

@@ -1,0 +1,22 @@
+/* tests/shim: hooks into the live symmetric heap for multi-PE tests (asymmetric states). */
+#ifndef SYMH_SHIM_HEAP_DEBUG_H
+#define SYMH_SHIM_HEAP_DEBUG_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Allocates / frees on this PE only, outside any collective. */
+int symh_shim_heap_local_alloc(size_t size, size_t *offset);
+int symh_shim_heap_local_free(size_t offset);
+/* The heap's base address on this PE and its alignment. */
+void *symh_shim_heap_base(void);
+size_t symh_shim_heap_base_alignment(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SYMH_SHIM_HEAP_DEBUG_H */
