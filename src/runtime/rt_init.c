@@ -9,6 +9,7 @@
 #include "collectives/coll_agree.h"
 #include "core/core_status.h"
 #include "heap/heap_window.h"
+#include "transport/tl_ipc.h"
 #include "transport/tl_route.h"
 
 static struct {
@@ -42,6 +43,30 @@ static int symh_rt_agree(int status, const char *message)
     else
         symh_debug("symh_init: failed on PE %d", first_bad);
     return status != SYMH_OK ? status : SYMH_ERR_MISMATCH;
+}
+
+/* The transports learn the window from the heap that laid it out (transport may not include
+ * heap: the runtime hands it over). */
+static int symh_rt_ipc_init(void)
+{
+    const symh_heap_window_t *w = &symh_heap_window;
+    symh_tl_window_t tl = {
+        .base = w->base,
+        .size = w->size,
+        .alignment = w->heap_alignment,
+        .heap_offset = (size_t)(w->heap - w->base),
+        .heap_size = w->heap_size,
+        .internal_size = w->internal_size,
+        .n_objects = 2,
+    };
+
+    tl.objects[0].offset = 0;
+    tl.objects[0].size = w->internal_size;
+    tl.objects[0].mem = w->internal_mem;
+    tl.objects[1].offset = tl.heap_offset;
+    tl.objects[1].size = w->heap_size;
+    tl.objects[1].mem = w->heap_mem;
+    return symh_tl_ipc_init(&tl);
 }
 
 static void symh_rt_warn_unknown(const symh_config_report_t *report)
@@ -103,6 +128,9 @@ int symh_init_thread(int requested, int *provided)
     status = symh_rt_agree(symh_heap_init(), NULL);
     if (status != SYMH_OK)
         goto err_heap;
+    status = symh_rt_agree(symh_rt_ipc_init(), NULL);
+    if (status != SYMH_OK)
+        goto err_ipc;
 
     symh_rt.thread_level = level;
     symh_rt.initialized = 1;
@@ -111,6 +139,8 @@ int symh_init_thread(int requested, int *provided)
     symh_debug("symh_init: PE %d of %d ready", symh_boot_info.my_pe, symh_boot_info.n_pes);
     return symh_status_set(SYMH_OK);
 
+err_ipc:
+    symh_tl_ipc_fini();
 err_heap:
     symh_heap_fini();
 err_coll:
@@ -133,6 +163,7 @@ void symh_finalize(void)
     /* No PE tears its state down while a peer may still reach it. */
     if (symh_boot->barrier() != SYMH_OK)
         symh_warn("symh_finalize: the closing barrier failed; finalizing anyway");
+    symh_tl_ipc_fini();
     symh_heap_fini();
     symh_coll_fini();
     symh_tl_route_fini();

@@ -178,6 +178,28 @@ TEST_F(Heap, MallocIsSymmetricAlignedAndUsable)
     }
 }
 
+TEST_F(Heap, NodeLocalPeersHeapsAreMappedAtTheSameOffsets)
+{
+    long *mine = (long *)symh_malloc(4096);
+    ASSERT_NE(nullptr, mine);
+    for (int i = 0; i < 512; ++i)
+        mine[i] = 1000L * me() + i;
+    MPI_Barrier(MPI_COMM_WORLD);
+    int k = symh_test_node_size() ? symh_test_node_size() : npes();
+    for (int pe = 0; pe < npes(); ++pe) {
+        const long *theirs = (const long *)symh_shim_peer_addr(mine, pe);
+        if (pe / k != me() / k) {
+            EXPECT_EQ(nullptr, theirs) << "PE " << pe << " is on another node";
+            continue;
+        }
+        ASSERT_NE(nullptr, theirs) << pe;
+        EXPECT_EQ(1000L * pe, theirs[0]) << pe;
+        EXPECT_EQ(1000L * pe + 511, theirs[511]) << pe;
+    }
+    MPI_Barrier(MPI_COMM_WORLD); // nobody frees while a peer still reads
+    symh_free(mine);
+}
+
 TEST_F(Heap, AlignHonoursEveryPowerOfTwo)
 {
     size_t heap = stats().size;

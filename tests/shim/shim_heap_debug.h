@@ -15,6 +15,10 @@ int symh_shim_heap_local_free(size_t offset);
 void *symh_shim_heap_base(void);
 size_t symh_shim_heap_base_alignment(void);
 
+/* Where PE pe's copy of `addr` (an address in this PE's window) is mapped here, or NULL when
+ * pe is not reachable by load/store. */
+void *symh_shim_peer_addr(const void *addr, int pe);
+
 #ifdef __cplusplus
 }
 #endif
