@@ -7,5 +7,7 @@
 #include <symheap/status.h>
 #include <symheap/init.h>
 #include <symheap/heap.h>
+#include <symheap/rma.h>
+#include <symheap/barrier.h>
 
 #endif /* SYMHEAP_H */

@@ -1,4 +1,5 @@
-/* collectives: the agreement barrier over the bootstrap allgather. */
+/* collectives: the agreement barrier: over the shared-memory barrier (coll_barrier.c) when every
+ * PE is node-local and mapped, else over the bootstrap allgather. */
 #include "collectives/coll_agree.h"
 
 #include <stdlib.h>
@@ -6,6 +7,7 @@
 #include <symheap/status.h>
 
 #include "bootstrap/boot.h"
+#include "collectives/coll_barrier.h"
 #include "core/core_log.h"
 
 /* One slot per PE, allocated at init so that an agreement allocates nothing. */
@@ -66,10 +68,15 @@ static void symh_coll_judge(int n, int nargs, symh_coll_verdict_t *v)
 
 int symh_coll_agree(const symh_coll_agree_t *mine, int nargs, symh_coll_verdict_t *verdict)
 {
-    int status = symh_boot->allgather(mine, symh_coll_slots, sizeof(*mine));
+    int status;
 
-    if (status != SYMH_OK)
-        return status;
+    if (symh_coll_barrier_uses_shm()) {
+        symh_coll_barrier_shm(mine, symh_coll_slots);
+    } else {
+        status = symh_boot->allgather(mine, symh_coll_slots, sizeof(*mine));
+        if (status != SYMH_OK)
+            return status;
+    }
     symh_coll_judge(symh_boot_info.n_pes, nargs, verdict);
     return SYMH_OK;
 }
@@ -81,5 +88,9 @@ int symh_coll_my_pe(void)
 
 int symh_coll_barrier(void)
 {
+    if (symh_coll_barrier_uses_shm()) {
+        symh_coll_barrier_shm(NULL, NULL);
+        return SYMH_OK;
+    }
     return symh_boot->barrier();
 }

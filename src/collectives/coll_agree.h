@@ -1,7 +1,7 @@
 /* collectives: the barrier that carries an agreement payload. Every PE contributes what it was
  * asked to do (operation, arguments), what it did locally (status, result), and learns whether
- * all PEs agree. Today one bootstrap allgather; the shared-memory barrier of the IPC transport
- * replaces it behind this interface. */
+ * all PEs agree. The payload rides the shared-memory barrier (coll_barrier.h) when every PE is
+ * node-local and mapped by the IPC transport, else one bootstrap allgather. */
 #ifndef SYMH_COLL_AGREE_H
 #define SYMH_COLL_AGREE_H
 
@@ -44,7 +44,7 @@ int symh_coll_agree(const symh_coll_agree_t *mine, int nargs, symh_coll_verdict_
 /* This PE's number among the PEs the agreement spans. */
 int symh_coll_my_pe(void);
 
-/* Collective: a plain barrier. */
+/* Collective: a plain barrier (shared memory or bootstrap, as the agreement). */
 int symh_coll_barrier(void);
 
 #endif /* SYMH_COLL_AGREE_H */

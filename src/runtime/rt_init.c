@@ -7,9 +7,11 @@
 #include "bootstrap/boot.h"
 #include "core/core_config.h"
 #include "collectives/coll_agree.h"
+#include "collectives/coll_barrier.h"
 #include "core/core_status.h"
 #include "heap/heap_window.h"
 #include "transport/tl_ipc.h"
+#include "transport/tl_rma.h"
 #include "transport/tl_route.h"
 
 static struct {
@@ -131,6 +133,12 @@ int symh_init_thread(int requested, int *provided)
     status = symh_rt_agree(symh_rt_ipc_init(), NULL);
     if (status != SYMH_OK)
         goto err_ipc;
+    status = symh_rt_agree(symh_tl_rma_init(), NULL);
+    if (status != SYMH_OK)
+        goto err_rma;
+    status = symh_rt_agree(symh_coll_barrier_init(), NULL);
+    if (status != SYMH_OK)
+        goto err_barrier;
 
     symh_rt.thread_level = level;
     symh_rt.initialized = 1;
@@ -139,6 +147,10 @@ int symh_init_thread(int requested, int *provided)
     symh_debug("symh_init: PE %d of %d ready", symh_boot_info.my_pe, symh_boot_info.n_pes);
     return symh_status_set(SYMH_OK);
 
+err_barrier:
+    symh_coll_barrier_fini();
+err_rma:
+    symh_tl_rma_fini();
 err_ipc:
     symh_tl_ipc_fini();
 err_heap:
@@ -163,6 +175,8 @@ void symh_finalize(void)
     /* No PE tears its state down while a peer may still reach it. */
     if (symh_boot->barrier() != SYMH_OK)
         symh_warn("symh_finalize: the closing barrier failed; finalizing anyway");
+    symh_coll_barrier_fini();
+    symh_tl_rma_fini();
     symh_tl_ipc_fini();
     symh_heap_fini();
     symh_coll_fini();

@@ -25,7 +25,14 @@ demo)
         grep -q "^PE $pe of 4: node-local rank $pe of 4, transports:.* $pe:self" "$out" ||
             fail "no line for PE $pe"
     done
-    [ "$(grep -c '^PE ' "$out")" -eq 4 ] || fail "expected 4 PE lines"
+    [ "$(grep -c '^PE [0-9] of 4: ' "$out")" -eq 4 ] || fail "expected 4 PE lines"
+    # The ring exchange over the heap and the atomic count, verified by the demo itself.
+    for pe in 0 1 2 3; do
+        grep -q "^PE $pe: ring: received $((((pe + 3) % 4) * 1000 + 7)) from PE $(((pe + 3) % 4)) .*: ok$" "$out" ||
+            fail "PE $pe did not verify its ring token"
+    done
+    grep -q "^PE 0: atomics: 4 PEs added 1..4 to a counter: 10 (expected 10): ok$" "$out" ||
+        fail "the atomic count is not verified"
     ;;
 bad_config)
     # A wrong SYMH_HEAP_SIZE: non-zero exit, one message naming variable and value, no hang.
@@ -35,7 +42,7 @@ bad_config)
     [ "$rc" -ne 0 ] || fail "exit status 0"
     [ "$rc" -ne 124 ] || fail "timed out"
     [ "$(grep -c "SYMH_HEAP_SIZE='12q'" "$out")" -eq 1 ] || fail "not exactly one message"
-    grep -q '^PE ' "$out" && fail "a PE ran the demo anyway"
+    grep -q '^PE [0-9]' "$out" && fail "a PE ran the demo anyway"
     grep -qi 'segmentation\|core dumped\|signal' "$out" && fail "crash"
     ;;
 info)

@@ -1,0 +1,174 @@
+/* symheap public header: one-sided RMA (put/get, typed, strided, non-blocking), ordering (fence,
+ * quiet), atomics, point-to-point synchronization (wait_until/test) and the pointer queries
+ * (symh_ptr, symh_addr_accessible, symh_pe_accessible). The typed families are declared from
+ * the X-macro type lists below, which users may apply to their own generic code. */
+#ifndef SYMHEAP_RMA_H
+#define SYMHEAP_RMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <symheap/defs.h>
+
+SYMH_BEGIN_C_DECLS
+
+/* Comparisons of symh_TYPENAME_wait_until and symh_TYPENAME_test (values pinned). */
+#define SYMH_CMP_EQ 0
+#define SYMH_CMP_NE 1
+#define SYMH_CMP_GT 2
+#define SYMH_CMP_GE 3
+#define SYMH_CMP_LT 4
+#define SYMH_CMP_LE 5
+
+/* The OpenSHMEM 1.5 type tables as X-macros: X(TYPENAME, TYPE) once per type. */
+#define SYMH_RMA_TYPES(X)            \
+    X(float, float)                  \
+    X(double, double)                \
+    X(longdouble, long double)       \
+    X(char, char)                    \
+    X(schar, signed char)            \
+    X(short, short)                  \
+    X(int, int)                      \
+    X(long, long)                    \
+    X(longlong, long long)           \
+    X(uchar, unsigned char)          \
+    X(ushort, unsigned short)        \
+    X(uint, unsigned int)            \
+    X(ulong, unsigned long)          \
+    X(ulonglong, unsigned long long) \
+    X(int8, int8_t)                  \
+    X(int16, int16_t)                \
+    X(int32, int32_t)                \
+    X(int64, int64_t)                \
+    X(uint8, uint8_t)                \
+    X(uint16, uint16_t)              \
+    X(uint32, uint32_t)              \
+    X(uint64, uint64_t)              \
+    X(size, size_t)                  \
+    X(ptrdiff, ptrdiff_t)
+
+/* Standard AMO types: every atomic operation except the bitwise ones. */
+#define SYMH_AMO_STANDARD_TYPES(X)   \
+    X(int, int)                      \
+    X(long, long)                    \
+    X(longlong, long long)           \
+    X(uint, unsigned int)            \
+    X(ulong, unsigned long)          \
+    X(ulonglong, unsigned long long) \
+    X(int32, int32_t)                \
+    X(int64, int64_t)                \
+    X(uint32, uint32_t)              \
+    X(uint64, uint64_t)              \
+    X(size, size_t)                  \
+    X(ptrdiff, ptrdiff_t)
+
+/* Extended AMO types beyond the standard ones: fetch, set and swap only. */
+#define SYMH_AMO_EXTENDED_TYPES(X) \
+    X(float, float)                \
+    X(double, double)
+
+/* Bitwise AMO types: fetch_and/or/xor and and/or/xor. */
+#define SYMH_AMO_BITWISE_TYPES(X)    \
+    X(uint, unsigned int)            \
+    X(ulong, unsigned long)          \
+    X(ulonglong, unsigned long long) \
+    X(int32, int32_t)                \
+    X(int64, int64_t)                \
+    X(uint32, uint32_t)              \
+    X(uint64, uint64_t)
+
+/* Point-to-point synchronization types: wait_until and test. */
+#define SYMH_P2P_TYPES(X)            \
+    X(short, short)                  \
+    X(int, int)                      \
+    X(long, long)                    \
+    X(longlong, long long)           \
+    X(ushort, unsigned short)        \
+    X(uint, unsigned int)            \
+    X(ulong, unsigned long)          \
+    X(ulonglong, unsigned long long) \
+    X(int32, int32_t)                \
+    X(int64, int64_t)                \
+    X(uint32, uint32_t)              \
+    X(uint64, uint64_t)              \
+    X(size, size_t)                  \
+    X(ptrdiff, ptrdiff_t)
+
+/* ---- RMA ---------------------------------------------------------------------------------
+ * `dest` (put) and `source` (get) are symmetric addresses; the other side is any local memory.
+ * A misuse (PE out of range, an address outside the symmetric heap, a range running past its
+ * end, a typed address not aligned for its type, a PE with no route) logs one line, performs
+ * nothing and sets symh_last_error(). Zero-length calls are no-ops, even with NULL pointers. */
+SYMH_API void symh_putmem(void *dest, const void *source, size_t nelems, int pe);
+SYMH_API void symh_getmem(void *dest, const void *source, size_t nelems, int pe);
+SYMH_API void symh_putmem_nbi(void *dest, const void *source, size_t nelems, int pe);
+SYMH_API void symh_getmem_nbi(void *dest, const void *source, size_t nelems, int pe);
+
+/* Strides of iput/iget count elements and must be positive. */
+#define SYMH_RMA_DECLARE(NAME, TYPE)                                                               \
+    SYMH_API void symh_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe);        \
+    SYMH_API void symh_##NAME##_get(TYPE *dest, const TYPE *source, size_t nelems, int pe);        \
+    SYMH_API void symh_##NAME##_put_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe);    \
+    SYMH_API void symh_##NAME##_get_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe);    \
+    SYMH_API void symh_##NAME##_p(TYPE *dest, TYPE value, int pe);                                 \
+    SYMH_API TYPE symh_##NAME##_g(const TYPE *source, int pe);                                     \
+    SYMH_API void symh_##NAME##_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, \
+                                     size_t nelems, int pe);                                       \
+    SYMH_API void symh_##NAME##_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, \
+                                     size_t nelems, int pe);
+SYMH_RMA_TYPES(SYMH_RMA_DECLARE)
+#undef SYMH_RMA_DECLARE
+
+/* Orders this PE's puts and AMOs to each PE (fence) or completes all of them (quiet). */
+SYMH_API void symh_fence(void);
+SYMH_API void symh_quiet(void);
+
+/* ---- atomics ------------------------------------------------------------------------------ */
+#define SYMH_AMO_DECLARE_FETCH_SET_SWAP(NAME, TYPE)                         \
+    SYMH_API TYPE symh_##NAME##_atomic_fetch(const TYPE *source, int pe);   \
+    SYMH_API void symh_##NAME##_atomic_set(TYPE *dest, TYPE value, int pe); \
+    SYMH_API TYPE symh_##NAME##_atomic_swap(TYPE *dest, TYPE value, int pe);
+#define SYMH_AMO_DECLARE_STANDARD(NAME, TYPE)                                                   \
+    SYMH_AMO_DECLARE_FETCH_SET_SWAP(NAME, TYPE)                                                 \
+    SYMH_API TYPE symh_##NAME##_atomic_compare_swap(TYPE *dest, TYPE cond, TYPE value, int pe); \
+    SYMH_API TYPE symh_##NAME##_atomic_fetch_inc(TYPE *dest, int pe);                           \
+    SYMH_API void symh_##NAME##_atomic_inc(TYPE *dest, int pe);                                 \
+    SYMH_API TYPE symh_##NAME##_atomic_fetch_add(TYPE *dest, TYPE value, int pe);               \
+    SYMH_API void symh_##NAME##_atomic_add(TYPE *dest, TYPE value, int pe);
+#define SYMH_AMO_DECLARE_BITWISE(NAME, TYPE)                                      \
+    SYMH_API TYPE symh_##NAME##_atomic_fetch_and(TYPE *dest, TYPE value, int pe); \
+    SYMH_API TYPE symh_##NAME##_atomic_fetch_or(TYPE *dest, TYPE value, int pe);  \
+    SYMH_API TYPE symh_##NAME##_atomic_fetch_xor(TYPE *dest, TYPE value, int pe); \
+    SYMH_API void symh_##NAME##_atomic_and(TYPE *dest, TYPE value, int pe);       \
+    SYMH_API void symh_##NAME##_atomic_or(TYPE *dest, TYPE value, int pe);        \
+    SYMH_API void symh_##NAME##_atomic_xor(TYPE *dest, TYPE value, int pe);
+/* A failed atomic returns 0 (and sets symh_last_error()). */
+SYMH_AMO_STANDARD_TYPES(SYMH_AMO_DECLARE_STANDARD)
+SYMH_AMO_EXTENDED_TYPES(SYMH_AMO_DECLARE_FETCH_SET_SWAP)
+SYMH_AMO_BITWISE_TYPES(SYMH_AMO_DECLARE_BITWISE)
+#undef SYMH_AMO_DECLARE_FETCH_SET_SWAP
+#undef SYMH_AMO_DECLARE_STANDARD
+#undef SYMH_AMO_DECLARE_BITWISE
+
+/* ---- point-to-point synchronization ---------------------------------------------------------
+ * `ivar` is a symmetric address on this PE. wait_until spins briefly, then yields the core.
+ * test returns 1 when the comparison holds, else 0 (also on misuse). */
+#define SYMH_P2P_DECLARE(NAME, TYPE)                                             \
+    SYMH_API void symh_##NAME##_wait_until(TYPE *ivar, int cmp, TYPE cmp_value); \
+    SYMH_API int symh_##NAME##_test(TYPE *ivar, int cmp, TYPE cmp_value);
+SYMH_P2P_TYPES(SYMH_P2P_DECLARE)
+#undef SYMH_P2P_DECLARE
+
+/* ---- pointer queries ---------------------------------------------------------------------- */
+/* 1 when `pe` can be reached by RMA from this PE (always for this PE itself), else 0. */
+SYMH_API int symh_pe_accessible(int pe);
+/* 1 when `addr` is a symmetric address and `pe` is accessible, else 0. */
+SYMH_API int symh_addr_accessible(const void *addr, int pe);
+/* The load/store address of symmetric `dest` on `pe`, or NULL when `pe` is not reachable by
+ * load/store (symh_last_error() SYMH_ERR_UNSUPPORTED, nothing logged) or the arguments are
+ * invalid (logged). */
+SYMH_API void *symh_ptr(const void *dest, int pe);
+
+SYMH_END_C_DECLS
+
+#endif /* SYMHEAP_RMA_H */

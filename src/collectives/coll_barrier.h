@@ -1,0 +1,32 @@
+/* collectives: the barrier of every PE, over flags in the node's shared internal areas when every
+ * PE is node-local and mapped by the IPC transport, else over the bootstrap. It also carries the
+ * agreement payload (coll_agree.h) at no extra round trip. Layout and epoch scheme: coll_barrier.c
+ * and docs/collectives.md. */
+#ifndef SYMH_COLL_BARRIER_H
+#define SYMH_COLL_BARRIER_H
+
+#include <stddef.h>
+
+#include "collectives/coll_agree.h"
+
+/* Collective; called after symh_tl_ipc_init (the window and the peers' mappings exist) and
+ * before anything calls symh_barrier_all. Chooses, once and the same on every PE, the
+ * shared-memory path or the bootstrap fallback. */
+int symh_coll_barrier_init(void);
+/* Local; the caller has passed a closing bootstrap barrier, so no peer still polls our flags. */
+void symh_coll_barrier_fini(void);
+
+/* 1 between symh_coll_barrier_init and symh_coll_barrier_fini. */
+int symh_coll_barrier_up(void);
+/* 1 when the barrier runs over shared memory, 0 on the bootstrap fallback. */
+int symh_coll_barrier_uses_shm(void);
+
+/* Collective: the shared-memory barrier. When `mine` is not NULL, it is published before the
+ * barrier and every PE's payload is copied into `all` (n_pes entries, PE order) after it. Only
+ * valid when symh_coll_barrier_uses_shm(). */
+void symh_coll_barrier_shm(const symh_coll_agree_t *mine, symh_coll_agree_t *all);
+
+/* Bytes of the internal area the barrier uses for `n_pes` PEs (at offset 0). */
+size_t symh_coll_barrier_region_size(int n_pes);
+
+#endif /* SYMH_COLL_BARRIER_H */

@@ -1,0 +1,339 @@
+/* transport: the RMA entry points (putmem/getmem, the typed put/get/p/g/iput/iget families and
+ * their _nbi forms), fence and quiet, the pointer queries, and the translation cache they share
+ * with tl_amo.c and tl_sync.c. Every peer is reached by load/store through its mapped window
+ * (tl_ipc.c), so a put is a memcpy and completes before it returns. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <symheap/rma.h>
+
+#include "bootstrap/boot.h"
+#include "transport/tl_ipc.h"
+#include "transport/tl_rma.h"
+
+symh_tl_rma_state_t symh_tl_rma;
+
+int symh_tl_rma_init(void)
+{
+    int n = symh_boot_info.n_pes, pe;
+    char **bases;
+
+    symh_tl_rma_fini();
+    if (symh_tl_window.base == NULL || n < 1) {
+        symh_error("symh_tl_rma_init: the symmetric window is not set up");
+        return SYMH_ERR_NOT_INITIALIZED;
+    }
+    bases = calloc((size_t)n, sizeof(*bases));
+    if (bases == NULL) {
+        symh_error("symh_tl_rma_init: cannot allocate %d peer bases", n);
+        return SYMH_ERR_NO_MEMORY;
+    }
+    for (pe = 0; pe < n; ++pe)
+        bases[pe] = symh_tl_ipc_peer_base(pe);
+    symh_tl_rma = (symh_tl_rma_state_t){
+        .my_pe = symh_boot_info.my_pe,
+        .n_pes = n,
+        .my_base = (uintptr_t)symh_tl_window.base,
+        .heap_lo = (uintptr_t)symh_tl_window.base + symh_tl_window.heap_offset,
+        .heap_size = symh_tl_window.heap_size,
+        .heap_offset = symh_tl_window.heap_offset,
+        .peer_base = bases,
+    };
+    /* Published last: a thread that sees `up` sees the rest (single-threaded init is the rule,
+     * this only matters for the lazy path of symh_tl_rma_check_up). */
+    __atomic_store_n(&symh_tl_rma.up, 1, __ATOMIC_RELEASE);
+    return SYMH_OK;
+}
+
+void symh_tl_rma_fini(void)
+{
+    free(symh_tl_rma.peer_base);
+    /* n_pes 0 and heap_size 0 make every translation fail even if `up` were read stale. */
+    symh_tl_rma = (symh_tl_rma_state_t){ .up = 0 };
+}
+
+int symh_tl_rma_check_up(const char *func)
+{
+    /* The window moved or went away since the cache was filled: drop the cache. */
+    if (symh_tl_rma.up)
+        symh_tl_rma_fini();
+    if (symh_boot_is_up() && symh_tl_window.base != NULL && symh_tl_rma_init() == SYMH_OK)
+        return 1;
+    symh_error("%s: symheap is not initialized (call symh_init first; it is also an error after "
+               "symh_finalize)",
+               func);
+    symh_status_set(SYMH_ERR_NOT_INITIALIZED);
+    return 0;
+}
+
+int symh_tl_rma_explain(const char *func, const char *arg, const void *addr, size_t nelems,
+                        size_t elem_size, size_t align, int pe)
+{
+    uintptr_t lo = symh_tl_rma.heap_lo, offset = (uintptr_t)addr - lo;
+    size_t left;
+
+    if (pe < 0 || pe >= symh_tl_rma.n_pes) {
+        symh_error("%s: pe %d is out of range (0..%d)", func, pe, symh_tl_rma.n_pes - 1);
+        return SYMH_ERR_INVALID_ARG;
+    }
+    if ((uintptr_t)addr < lo || offset >= symh_tl_rma.heap_size) {
+        symh_error("%s: %s %p is not a symmetric address (the symmetric heap is %p .. %p)", func,
+                   arg, addr, (void *)lo, (void *)(lo + symh_tl_rma.heap_size));
+        return SYMH_ERR_NOT_REGISTERED;
+    }
+    left = symh_tl_rma.heap_size - offset;
+    if (nelems > left / elem_size) {
+        symh_error("%s: %s %p + %zu elements of %zu bytes runs past the end of the symmetric "
+                   "heap (%zu bytes left)",
+                   func, arg, addr, nelems, elem_size, left);
+        return SYMH_ERR_NOT_REGISTERED;
+    }
+    if (((uintptr_t)addr & (align - 1)) != 0) {
+        symh_error("%s: %s %p is not aligned to %zu bytes", func, arg, addr, align);
+        return SYMH_ERR_INVALID_ARG;
+    }
+    symh_error("%s: no load/store route to PE %d", func, pe);
+    return SYMH_ERR_UNSUPPORTED;
+}
+
+/* Logs and records a NULL local buffer of a non-empty transfer; returns 1 when it was NULL. */
+static int symh_tl_rma_null_local(const char *func, const char *arg, const void *local)
+{
+    if (__builtin_expect(local != NULL, 1))
+        return 0;
+    symh_error("%s: %s is NULL", func, arg);
+    symh_status_set(SYMH_ERR_INVALID_ARG);
+    return 1;
+}
+
+/* Contiguous transfers; always inlined so that the typed wrappers keep a constant element size. */
+static inline __attribute__((always_inline)) void symh_tl_rma_put(const char *func, void *dest,
+                                                                  const void *source, size_t nelems,
+                                                                  size_t size, size_t align, int pe)
+{
+    char *remote;
+
+    SYMH_TL_RMA_CHECK_UP_IN(func, );
+    if (nelems == 0) {
+        symh_status_set(SYMH_OK);
+        return;
+    }
+    if (symh_tl_rma_null_local(func, "source", source))
+        return;
+    remote = symh_tl_rma_xlate(func, "dest", dest, nelems, size, align, pe);
+    if (remote == NULL)
+        return;
+    memcpy(remote, source, nelems * size);
+    symh_status_set(SYMH_OK);
+}
+
+static inline __attribute__((always_inline)) void symh_tl_rma_get(const char *func, void *dest,
+                                                                  const void *source, size_t nelems,
+                                                                  size_t size, size_t align, int pe)
+{
+    const char *remote;
+
+    SYMH_TL_RMA_CHECK_UP_IN(func, );
+    if (nelems == 0) {
+        symh_status_set(SYMH_OK);
+        return;
+    }
+    if (symh_tl_rma_null_local(func, "dest", dest))
+        return;
+    remote = symh_tl_rma_xlate(func, "source", source, nelems, size, align, pe);
+    if (remote == NULL)
+        return;
+    memcpy(dest, remote, nelems * size);
+    symh_status_set(SYMH_OK);
+}
+
+/* Elements spanned by `nelems` elements `stride` apart, or SIZE_MAX when that overflows (which
+ * the translation then reports as running past the end of the heap). */
+static inline size_t symh_tl_rma_span(size_t nelems, ptrdiff_t stride)
+{
+    size_t step = (size_t)stride;
+
+    return nelems - 1 > (SIZE_MAX - 1) / step ? SIZE_MAX : (nelems - 1) * step + 1;
+}
+
+static int symh_tl_rma_bad_strides(const char *func, ptrdiff_t dst, ptrdiff_t sst)
+{
+    if (__builtin_expect(dst > 0 && sst > 0, 1))
+        return 0;
+    symh_error("%s: strides must be positive (dst %td, sst %td)", func, dst, sst);
+    symh_status_set(SYMH_ERR_INVALID_ARG);
+    return 1;
+}
+
+void symh_putmem(void *dest, const void *source, size_t nelems, int pe)
+{
+    symh_tl_rma_put(__func__, dest, source, nelems, 1, 1, pe);
+}
+
+void symh_getmem(void *dest, const void *source, size_t nelems, int pe)
+{
+    symh_tl_rma_get(__func__, dest, source, nelems, 1, 1, pe);
+}
+
+/* Load/store completes in the call: the non-blocking forms are the blocking ones. */
+void symh_putmem_nbi(void *dest, const void *source, size_t nelems, int pe)
+{
+    symh_tl_rma_put(__func__, dest, source, nelems, 1, 1, pe);
+}
+
+void symh_getmem_nbi(void *dest, const void *source, size_t nelems, int pe)
+{
+    symh_tl_rma_get(__func__, dest, source, nelems, 1, 1, pe);
+}
+
+#define SYMH_TL_RMA_DEFINE(NAME, TYPE)                                                            \
+    void symh_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe)                 \
+    {                                                                                             \
+        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe);        \
+    }                                                                                             \
+    void symh_##NAME##_get(TYPE *dest, const TYPE *source, size_t nelems, int pe)                 \
+    {                                                                                             \
+        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe);        \
+    }                                                                                             \
+    void symh_##NAME##_put_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)             \
+    {                                                                                             \
+        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe);        \
+    }                                                                                             \
+    void symh_##NAME##_get_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)             \
+    {                                                                                             \
+        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe);        \
+    }                                                                                             \
+    void symh_##NAME##_p(TYPE *dest, TYPE value, int pe)                                          \
+    {                                                                                             \
+        TYPE *remote;                                                                             \
+                                                                                                  \
+        SYMH_TL_RMA_CHECK_UP();                                                                   \
+        remote = (TYPE *)symh_tl_rma_xlate(__func__, "dest", dest, 1, sizeof(TYPE),               \
+                                           _Alignof(TYPE), pe);                                   \
+        if (remote == NULL)                                                                       \
+            return;                                                                               \
+        *remote = value;                                                                          \
+        symh_status_set(SYMH_OK);                                                                 \
+    }                                                                                             \
+    TYPE symh_##NAME##_g(const TYPE *source, int pe)                                              \
+    {                                                                                             \
+        const TYPE *remote;                                                                       \
+        TYPE value;                                                                               \
+                                                                                                  \
+        SYMH_TL_RMA_CHECK_UP(0);                                                                  \
+        remote = (const TYPE *)symh_tl_rma_xlate(__func__, "source", source, 1, sizeof(TYPE),     \
+                                                 _Alignof(TYPE), pe);                             \
+        if (remote == NULL)                                                                       \
+            return 0;                                                                             \
+        value = *remote;                                                                          \
+        symh_status_set(SYMH_OK);                                                                 \
+        return value;                                                                             \
+    }                                                                                             \
+    void symh_##NAME##_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,         \
+                            size_t nelems, int pe)                                                \
+    {                                                                                             \
+        TYPE *remote;                                                                             \
+        size_t i;                                                                                 \
+                                                                                                  \
+        SYMH_TL_RMA_CHECK_UP();                                                                   \
+        if (nelems == 0) {                                                                        \
+            symh_status_set(SYMH_OK);                                                             \
+            return;                                                                               \
+        }                                                                                         \
+        if (symh_tl_rma_bad_strides(__func__, dst, sst) ||                                        \
+            symh_tl_rma_null_local(__func__, "source", source))                                   \
+            return;                                                                               \
+        remote = (TYPE *)symh_tl_rma_xlate(__func__, "dest", dest, symh_tl_rma_span(nelems, dst), \
+                                           sizeof(TYPE), _Alignof(TYPE), pe);                     \
+        if (remote == NULL)                                                                       \
+            return;                                                                               \
+        for (i = 0; i < nelems; ++i)                                                              \
+            remote[i * (size_t)dst] = source[i * (size_t)sst];                                    \
+        symh_status_set(SYMH_OK);                                                                 \
+    }                                                                                             \
+    void symh_##NAME##_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,         \
+                            size_t nelems, int pe)                                                \
+    {                                                                                             \
+        const TYPE *remote;                                                                       \
+        size_t i;                                                                                 \
+                                                                                                  \
+        SYMH_TL_RMA_CHECK_UP();                                                                   \
+        if (nelems == 0) {                                                                        \
+            symh_status_set(SYMH_OK);                                                             \
+            return;                                                                               \
+        }                                                                                         \
+        if (symh_tl_rma_bad_strides(__func__, dst, sst) ||                                        \
+            symh_tl_rma_null_local(__func__, "dest", dest))                                       \
+            return;                                                                               \
+        remote = (const TYPE *)symh_tl_rma_xlate(__func__, "source", source,                      \
+                                                 symh_tl_rma_span(nelems, sst), sizeof(TYPE),     \
+                                                 _Alignof(TYPE), pe);                             \
+        if (remote == NULL)                                                                       \
+            return;                                                                               \
+        for (i = 0; i < nelems; ++i)                                                              \
+            dest[i * (size_t)dst] = remote[i * (size_t)sst];                                      \
+        symh_status_set(SYMH_OK);                                                                 \
+    }
+SYMH_RMA_TYPES(SYMH_TL_RMA_DEFINE)
+#undef SYMH_TL_RMA_DEFINE
+
+/* Every peer is reached by CPU loads and stores to coherent shared memory, and every put has
+ * completed (its stores are issued) when the call returns. What remains is the order in which
+ * other PEs observe them: a sequentially consistent fence keeps the compiler from moving loads
+ * and stores across it and, on x86-64, is an MFENCE, which drains the store buffer and orders
+ * the weakly ordered non-temporal stores glibc's memcpy uses for large copies. After it, every
+ * earlier put and AMO is visible to every PE (quiet), and therefore ordered before later ones
+ * (fence). On weaker CPUs (Arm) the same fence is a full DMB ISH, which gives the same. */
+void symh_fence(void)
+{
+    SYMH_TL_RMA_CHECK_UP();
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    symh_status_set(SYMH_OK);
+}
+
+void symh_quiet(void)
+{
+    SYMH_TL_RMA_CHECK_UP();
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    symh_status_set(SYMH_OK);
+}
+
+/* ---- pointer queries: answers, not misuse, unless the arguments are invalid --------------- */
+
+int symh_pe_accessible(int pe)
+{
+    SYMH_TL_RMA_CHECK_UP(0);
+    symh_status_set(SYMH_OK);
+    return (unsigned)pe < (unsigned)symh_tl_rma.n_pes && symh_tl_rma.peer_base[pe] != NULL;
+}
+
+int symh_addr_accessible(const void *addr, int pe)
+{
+    uintptr_t offset;
+
+    SYMH_TL_RMA_CHECK_UP(0);
+    offset = (uintptr_t)addr - symh_tl_rma.heap_lo;
+    symh_status_set(SYMH_OK);
+    return (unsigned)pe < (unsigned)symh_tl_rma.n_pes && symh_tl_rma.peer_base[pe] != NULL &&
+           offset < symh_tl_rma.heap_size;
+}
+
+void *symh_ptr(const void *dest, int pe)
+{
+    uintptr_t offset;
+    char *remote;
+
+    SYMH_TL_RMA_CHECK_UP(NULL);
+    offset = (uintptr_t)dest - symh_tl_rma.heap_lo;
+    if ((unsigned)pe < (unsigned)symh_tl_rma.n_pes && offset < symh_tl_rma.heap_size &&
+        symh_tl_rma.peer_base[pe] == NULL) {
+        symh_debug("symh_ptr: no load/store route to PE %d", pe);
+        symh_status_set(SYMH_ERR_UNSUPPORTED);
+        return NULL;
+    }
+    remote = symh_tl_rma_xlate(__func__, "dest", dest, 1, 1, 1, pe);
+    if (remote != NULL)
+        symh_status_set(SYMH_OK);
+    return remote;
+}

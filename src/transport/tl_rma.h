@@ -1,0 +1,72 @@
+/* transport: translation of symmetric addresses for the RMA, atomic and synchronization entry
+ * points (tl_rma.c, tl_amo.c, tl_sync.c). The data path is inline: one bounds check against this
+ * PE's heap, one load of the cached peer base, no locks, no syscalls, no allocation. Every
+ * failure goes to one out-of-line function that finds the reason and logs it. */
+#ifndef SYMH_TL_RMA_H
+#define SYMH_TL_RMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core_status.h"
+#include "transport/tl_ipc.h"
+
+typedef struct {
+    int up;
+    int my_pe;
+    int n_pes;
+    uintptr_t my_base; /* this PE's window */
+    uintptr_t heap_lo; /* this PE's heap: heap_lo .. heap_lo + heap_size */
+    size_t heap_size;
+    size_t heap_offset; /* heap_lo - my_base */
+    char **peer_base;   /* n_pes entries: the window of each PE here, NULL when unreachable */
+} symh_tl_rma_state_t;
+
+extern symh_tl_rma_state_t symh_tl_rma;
+
+/* Caches the window and every peer's base (after symh_tl_ipc_init); local, not collective. */
+int symh_tl_rma_init(void);
+void symh_tl_rma_fini(void);
+
+/* Slow path when the cache is not filled: fills it when the runtime is up (so that RMA works
+ * before the runtime calls symh_tl_rma_init), else logs the not-initialized line. Returns 1 when
+ * the cache is usable. */
+int symh_tl_rma_check_up(const char *func);
+
+/* Why an access failed: logs one line naming `func`, the argument `arg` and its value, and
+ * returns the status to record. `align` is the required alignment (1 for bytes). */
+int symh_tl_rma_explain(const char *func, const char *arg, const void *addr, size_t nelems,
+                        size_t elem_size, size_t align, int pe);
+
+/* The address of the symmetric range [addr, addr + nelems * elem_size) on `pe`, or NULL with
+ * the reason logged and recorded. nelems must be at least 1. */
+static inline char *symh_tl_rma_xlate(const char *func, const char *arg, const void *addr,
+                                      size_t nelems, size_t elem_size, size_t align, int pe)
+{
+    uintptr_t offset = (uintptr_t)addr - symh_tl_rma.heap_lo;
+    char *base;
+
+    /* Unsigned compares reject negative PEs and addresses below the heap; the division keeps
+     * nelems * elem_size from overflowing. */
+    if ((unsigned)pe < (unsigned)symh_tl_rma.n_pes && offset < symh_tl_rma.heap_size &&
+        nelems <= (symh_tl_rma.heap_size - offset) / elem_size &&
+        ((uintptr_t)addr & (align - 1)) == 0 && (base = symh_tl_rma.peer_base[pe]) != NULL)
+        return base + symh_tl_rma.heap_offset + offset;
+    symh_status_set(symh_tl_rma_explain(func, arg, addr, nelems, elem_size, align, pe));
+    return NULL;
+}
+
+/* Ends a public call when symheap is not up. The window comparison also catches a finalize (the
+ * IPC layer clears its window) when symh_tl_rma_fini was not called, so a call after
+ * symh_finalize is refused rather than touching an unmapped window. */
+#define SYMH_TL_RMA_CHECK_UP_IN(func, retval)                                                   \
+    do {                                                                                        \
+        if (__builtin_expect(                                                                   \
+                !symh_tl_rma.up || symh_tl_rma.my_base != (uintptr_t)symh_tl_window.base, 0) && \
+            !symh_tl_rma_check_up(func))                                                        \
+            return retval;                                                                      \
+    } while (0)
+
+#define SYMH_TL_RMA_CHECK_UP(retval) SYMH_TL_RMA_CHECK_UP_IN(__func__, retval)
+
+#endif /* SYMH_TL_RMA_H */
