@@ -11,6 +11,7 @@
 #include "bootstrap/boot.h"
 #include "transport/tl_ipc.h"
 #include "transport/tl_rma.h"
+#include "transport/tl_route.h"
 
 symh_tl_rma_state_t symh_tl_rma;
 
@@ -93,8 +94,23 @@ int symh_tl_rma_explain(const char *func, const char *arg, const void *addr, siz
         symh_error("%s: %s %p is not aligned to %zu bytes", func, arg, addr, align);
         return SYMH_ERR_INVALID_ARG;
     }
-    symh_error("%s: no load/store route to PE %d", func, pe);
-    return SYMH_ERR_UNSUPPORTED;
+    return SYMH_TL_RMA_VIA_OPS;
+}
+
+void symh_tl_rma_ops_done(const char *func, int pe, int status)
+{
+    const symh_tl_ops_t *ops = symh_tl_ops_of(pe);
+
+    if (status == SYMH_OK)
+        ;
+    else if (ops == &symh_tl_none_ops)
+        symh_error("%s: no load/store route to PE %d, and no transport built into symheap "
+                   "reaches it (route %s)",
+                   func, pe, symh_tl_name(symh_tl_route_of(pe)));
+    else
+        symh_error("%s: the %s transport failed on PE %d: %s", func, ops->name, pe,
+                   symh_status_string(status));
+    symh_status_set(status);
 }
 
 /* Logs and records a NULL local buffer of a non-empty transfer; returns 1 when it was NULL. */
@@ -121,9 +137,12 @@ static inline __attribute__((always_inline)) void symh_tl_rma_put(const char *fu
     }
     if (symh_tl_rma_null_local(func, "source", source))
         return;
-    remote = symh_tl_rma_xlate(func, "dest", dest, nelems, size, align, pe);
-    if (remote == NULL)
+    if (!symh_tl_rma_target(func, "dest", dest, nelems, size, align, pe, &remote))
         return;
+    if (remote == NULL) {
+        symh_tl_rma_ops_done(func, pe, symh_tl_ops_of(pe)->put(dest, source, nelems * size, pe));
+        return;
+    }
     memcpy(remote, source, nelems * size);
     symh_status_set(SYMH_OK);
 }
@@ -132,7 +151,7 @@ static inline __attribute__((always_inline)) void symh_tl_rma_get(const char *fu
                                                                   const void *source, size_t nelems,
                                                                   size_t size, size_t align, int pe)
 {
-    const char *remote;
+    char *remote;
 
     SYMH_TL_RMA_CHECK_UP_IN(func, );
     if (nelems == 0) {
@@ -141,9 +160,12 @@ static inline __attribute__((always_inline)) void symh_tl_rma_get(const char *fu
     }
     if (symh_tl_rma_null_local(func, "dest", dest))
         return;
-    remote = symh_tl_rma_xlate(func, "source", source, nelems, size, align, pe);
-    if (remote == NULL)
+    if (!symh_tl_rma_target(func, "source", source, nelems, size, align, pe, &remote))
         return;
+    if (remote == NULL) {
+        symh_tl_rma_ops_done(func, pe, symh_tl_ops_of(pe)->get(dest, source, nelems * size, pe));
+        return;
+    }
     memcpy(dest, remote, nelems * size);
     symh_status_set(SYMH_OK);
 }
@@ -187,93 +209,95 @@ void symh_getmem_nbi(void *dest, const void *source, size_t nelems, int pe)
     symh_tl_rma_get(__func__, dest, source, nelems, 1, 1, pe);
 }
 
-#define SYMH_TL_RMA_DEFINE(NAME, TYPE)                                                            \
-    void symh_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe)                 \
-    {                                                                                             \
-        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe);        \
-    }                                                                                             \
-    void symh_##NAME##_get(TYPE *dest, const TYPE *source, size_t nelems, int pe)                 \
-    {                                                                                             \
-        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe);        \
-    }                                                                                             \
-    void symh_##NAME##_put_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)             \
-    {                                                                                             \
-        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe);        \
-    }                                                                                             \
-    void symh_##NAME##_get_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)             \
-    {                                                                                             \
-        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe);        \
-    }                                                                                             \
-    void symh_##NAME##_p(TYPE *dest, TYPE value, int pe)                                          \
-    {                                                                                             \
-        TYPE *remote;                                                                             \
-                                                                                                  \
-        SYMH_TL_RMA_CHECK_UP();                                                                   \
-        remote = (TYPE *)symh_tl_rma_xlate(__func__, "dest", dest, 1, sizeof(TYPE),               \
-                                           _Alignof(TYPE), pe);                                   \
-        if (remote == NULL)                                                                       \
-            return;                                                                               \
-        *remote = value;                                                                          \
-        symh_status_set(SYMH_OK);                                                                 \
-    }                                                                                             \
-    TYPE symh_##NAME##_g(const TYPE *source, int pe)                                              \
-    {                                                                                             \
-        const TYPE *remote;                                                                       \
-        TYPE value;                                                                               \
-                                                                                                  \
-        SYMH_TL_RMA_CHECK_UP(0);                                                                  \
-        remote = (const TYPE *)symh_tl_rma_xlate(__func__, "source", source, 1, sizeof(TYPE),     \
-                                                 _Alignof(TYPE), pe);                             \
-        if (remote == NULL)                                                                       \
-            return 0;                                                                             \
-        value = *remote;                                                                          \
-        symh_status_set(SYMH_OK);                                                                 \
-        return value;                                                                             \
-    }                                                                                             \
-    void symh_##NAME##_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,         \
-                            size_t nelems, int pe)                                                \
-    {                                                                                             \
-        TYPE *remote;                                                                             \
-        size_t i;                                                                                 \
-                                                                                                  \
-        SYMH_TL_RMA_CHECK_UP();                                                                   \
-        if (nelems == 0) {                                                                        \
-            symh_status_set(SYMH_OK);                                                             \
-            return;                                                                               \
-        }                                                                                         \
-        if (symh_tl_rma_bad_strides(__func__, dst, sst) ||                                        \
-            symh_tl_rma_null_local(__func__, "source", source))                                   \
-            return;                                                                               \
-        remote = (TYPE *)symh_tl_rma_xlate(__func__, "dest", dest, symh_tl_rma_span(nelems, dst), \
-                                           sizeof(TYPE), _Alignof(TYPE), pe);                     \
-        if (remote == NULL)                                                                       \
-            return;                                                                               \
-        for (i = 0; i < nelems; ++i)                                                              \
-            remote[i * (size_t)dst] = source[i * (size_t)sst];                                    \
-        symh_status_set(SYMH_OK);                                                                 \
-    }                                                                                             \
-    void symh_##NAME##_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,         \
-                            size_t nelems, int pe)                                                \
-    {                                                                                             \
-        const TYPE *remote;                                                                       \
-        size_t i;                                                                                 \
-                                                                                                  \
-        SYMH_TL_RMA_CHECK_UP();                                                                   \
-        if (nelems == 0) {                                                                        \
-            symh_status_set(SYMH_OK);                                                             \
-            return;                                                                               \
-        }                                                                                         \
-        if (symh_tl_rma_bad_strides(__func__, dst, sst) ||                                        \
-            symh_tl_rma_null_local(__func__, "dest", dest))                                       \
-            return;                                                                               \
-        remote = (const TYPE *)symh_tl_rma_xlate(__func__, "source", source,                      \
-                                                 symh_tl_rma_span(nelems, sst), sizeof(TYPE),     \
-                                                 _Alignof(TYPE), pe);                             \
-        if (remote == NULL)                                                                       \
-            return;                                                                               \
-        for (i = 0; i < nelems; ++i)                                                              \
-            dest[i * (size_t)dst] = remote[i * (size_t)sst];                                      \
-        symh_status_set(SYMH_OK);                                                                 \
+#define SYMH_TL_RMA_DEFINE(NAME, TYPE)                                                             \
+    void symh_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe)                  \
+    {                                                                                              \
+        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe);         \
+    }                                                                                              \
+    void symh_##NAME##_get(TYPE *dest, const TYPE *source, size_t nelems, int pe)                  \
+    {                                                                                              \
+        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe);         \
+    }                                                                                              \
+    void symh_##NAME##_put_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)              \
+    {                                                                                              \
+        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe);         \
+    }                                                                                              \
+    void symh_##NAME##_get_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)              \
+    {                                                                                              \
+        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe);         \
+    }                                                                                              \
+    void symh_##NAME##_p(TYPE *dest, TYPE value, int pe)                                           \
+    {                                                                                              \
+        symh_tl_rma_put(__func__, dest, &value, 1, sizeof(TYPE), _Alignof(TYPE), pe);              \
+    }                                                                                              \
+    TYPE symh_##NAME##_g(const TYPE *source, int pe)                                               \
+    {                                                                                              \
+        TYPE value = 0;                                                                            \
+                                                                                                   \
+        symh_tl_rma_get(__func__, &value, source, 1, sizeof(TYPE), _Alignof(TYPE), pe);            \
+        return value;                                                                              \
+    }                                                                                              \
+    void symh_##NAME##_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,          \
+                            size_t nelems, int pe)                                                 \
+    {                                                                                              \
+        TYPE *remote;                                                                              \
+        char *mapped;                                                                              \
+        size_t i;                                                                                  \
+                                                                                                   \
+        SYMH_TL_RMA_CHECK_UP();                                                                    \
+        if (nelems == 0) {                                                                         \
+            symh_status_set(SYMH_OK);                                                              \
+            return;                                                                                \
+        }                                                                                          \
+        if (symh_tl_rma_bad_strides(__func__, dst, sst) ||                                         \
+            symh_tl_rma_null_local(__func__, "source", source))                                    \
+            return;                                                                                \
+        if (!symh_tl_rma_target(__func__, "dest", dest, symh_tl_rma_span(nelems, dst),             \
+                                sizeof(TYPE), _Alignof(TYPE), pe, &mapped))                        \
+            return;                                                                                \
+        remote = (TYPE *)mapped;                                                                   \
+        if (remote == NULL) {                                                                      \
+            int status = SYMH_OK;                                                                  \
+            for (i = 0; i < nelems && status == SYMH_OK; ++i)                                      \
+                status = symh_tl_ops_of(pe)->put(dest + i * (size_t)dst, source + i * (size_t)sst, \
+                                                 sizeof(TYPE), pe);                                \
+            symh_tl_rma_ops_done(__func__, pe, status);                                            \
+            return;                                                                                \
+        }                                                                                          \
+        for (i = 0; i < nelems; ++i)                                                               \
+            remote[i * (size_t)dst] = source[i * (size_t)sst];                                     \
+        symh_status_set(SYMH_OK);                                                                  \
+    }                                                                                              \
+    void symh_##NAME##_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,          \
+                            size_t nelems, int pe)                                                 \
+    {                                                                                              \
+        TYPE *remote;                                                                              \
+        char *mapped;                                                                              \
+        size_t i;                                                                                  \
+                                                                                                   \
+        SYMH_TL_RMA_CHECK_UP();                                                                    \
+        if (nelems == 0) {                                                                         \
+            symh_status_set(SYMH_OK);                                                              \
+            return;                                                                                \
+        }                                                                                          \
+        if (symh_tl_rma_bad_strides(__func__, dst, sst) ||                                         \
+            symh_tl_rma_null_local(__func__, "dest", dest))                                        \
+            return;                                                                                \
+        if (!symh_tl_rma_target(__func__, "source", source, symh_tl_rma_span(nelems, sst),         \
+                                sizeof(TYPE), _Alignof(TYPE), pe, &mapped))                        \
+            return;                                                                                \
+        remote = (TYPE *)mapped;                                                                   \
+        if (remote == NULL) {                                                                      \
+            int status = SYMH_OK;                                                                  \
+            for (i = 0; i < nelems && status == SYMH_OK; ++i)                                      \
+                status = symh_tl_ops_of(pe)->get(dest + i * (size_t)dst, source + i * (size_t)sst, \
+                                                 sizeof(TYPE), pe);                                \
+            symh_tl_rma_ops_done(__func__, pe, status);                                            \
+            return;                                                                                \
+        }                                                                                          \
+        for (i = 0; i < nelems; ++i)                                                               \
+            dest[i * (size_t)dst] = remote[i * (size_t)sst];                                       \
+        symh_status_set(SYMH_OK);                                                                  \
     }
 SYMH_RMA_TYPES(SYMH_TL_RMA_DEFINE)
 #undef SYMH_TL_RMA_DEFINE

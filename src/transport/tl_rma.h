@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "core/core_status.h"
+#include "transport/tl.h"
 #include "transport/tl_ipc.h"
 
 typedef struct {
@@ -33,27 +34,63 @@ void symh_tl_rma_fini(void);
  * the cache is usable. */
 int symh_tl_rma_check_up(const char *func);
 
+/* What symh_tl_rma_explain returns for a valid access to a PE that is not mapped: it goes
+ * through the ops table of the PE's route. Internal, never a public status. */
+#define SYMH_TL_RMA_VIA_OPS 1
+
 /* Why an access failed: logs one line naming `func`, the argument `arg` and its value, and
- * returns the status to record. `align` is the required alignment (1 for bytes). */
+ * returns the status to record; or SYMH_TL_RMA_VIA_OPS, without a line, when the access is valid
+ * but the PE is not mapped. `align` is the required alignment (1 for bytes). */
 int symh_tl_rma_explain(const char *func, const char *arg, const void *addr, size_t nelems,
                         size_t elem_size, size_t align, int pe);
 
-/* The address of the symmetric range [addr, addr + nelems * elem_size) on `pe`, or NULL with
- * the reason logged and recorded. nelems must be at least 1. */
-static inline char *symh_tl_rma_xlate(const char *func, const char *arg, const void *addr,
-                                      size_t nelems, size_t elem_size, size_t align, int pe)
+/* Records the outcome of an access that went through PE pe's ops table, logging one line naming
+ * `func` when it failed. */
+void symh_tl_rma_ops_done(const char *func, int pe, int status);
+
+/* Checks the symmetric range [addr, addr + nelems * elem_size) for `pe`: 1 and *mapped = its
+ * load/store address there, or 1 and *mapped = NULL when the access must go through the PE's
+ * ops table (symh_tl_ops_of), or 0 when refused (the reason logged and recorded). nelems must be
+ * at least 1. The data path's one branch: mapped -> load/store, else -> ops. */
+static inline int symh_tl_rma_target(const char *func, const char *arg, const void *addr,
+                                     size_t nelems, size_t elem_size, size_t align, int pe,
+                                     char **mapped)
 {
     uintptr_t offset = (uintptr_t)addr - symh_tl_rma.heap_lo;
     char *base;
+    int status;
 
     /* Unsigned compares reject negative PEs and addresses below the heap; the division keeps
      * nelems * elem_size from overflowing. */
     if ((unsigned)pe < (unsigned)symh_tl_rma.n_pes && offset < symh_tl_rma.heap_size &&
         nelems <= (symh_tl_rma.heap_size - offset) / elem_size &&
-        ((uintptr_t)addr & (align - 1)) == 0 && (base = symh_tl_rma.peer_base[pe]) != NULL)
-        return base + symh_tl_rma.heap_offset + offset;
-    symh_status_set(symh_tl_rma_explain(func, arg, addr, nelems, elem_size, align, pe));
-    return NULL;
+        ((uintptr_t)addr & (align - 1)) == 0 && (base = symh_tl_rma.peer_base[pe]) != NULL) {
+        *mapped = base + symh_tl_rma.heap_offset + offset;
+        return 1;
+    }
+    status = symh_tl_rma_explain(func, arg, addr, nelems, elem_size, align, pe);
+    if (status == SYMH_TL_RMA_VIA_OPS) {
+        *mapped = NULL;
+        return 1;
+    }
+    symh_status_set(status);
+    return 0;
+}
+
+/* The load/store address of the symmetric range on `pe`, or NULL with the reason logged and
+ * recorded (a PE that is not mapped included): for the calls that need load/store. */
+static inline char *symh_tl_rma_xlate(const char *func, const char *arg, const void *addr,
+                                      size_t nelems, size_t elem_size, size_t align, int pe)
+{
+    char *mapped;
+
+    if (!symh_tl_rma_target(func, arg, addr, nelems, elem_size, align, pe, &mapped))
+        return NULL;
+    if (mapped == NULL) {
+        symh_error("%s: no load/store route to PE %d", func, pe);
+        symh_status_set(SYMH_ERR_UNSUPPORTED);
+    }
+    return mapped;
 }
 
 /* Ends a public call when symheap is not up. The window comparison also catches a finalize (the

@@ -200,6 +200,40 @@ TEST_F(Heap, NodeLocalPeersHeapsAreMappedAtTheSameOffsets)
     symh_free(mine);
 }
 
+TEST_F(Heap, TransportOpsReachPeersLikeTheDataPath)
+{
+    int n = npes(), right = (me() + 1) % n;
+    int k = symh_test_node_size() ? symh_test_node_size() : n;
+    long long *slot = (long long *)symh_calloc(2, sizeof(long long));
+    ASSERT_NE(nullptr, slot);
+    bool mapped = right / k == me() / k;
+    EXPECT_STREQ(mapped ? "ipc" : "none", symh_shim_ops_name(right));
+
+    long long token = 1000LL * me() + 3;
+    EXPECT_EQ(mapped ? SYMH_OK : SYMH_ERR_UNSUPPORTED,
+              symh_shim_ops_put(&slot[0], &token, sizeof(token), right));
+    long long old = -1;
+    bool zero_mapped = 0 / k == me() / k;
+    EXPECT_EQ(zero_mapped ? SYMH_OK : SYMH_ERR_UNSUPPORTED,
+              symh_shim_ops_fetch_add64(&slot[1], me() + 1, &old, 0));
+    MPI_Barrier(MPI_COMM_WORLD);
+    int left = (me() + n - 1) % n;
+    if (left / k == me() / k) {
+        EXPECT_EQ(1000LL * left + 3, slot[0]) << "put through the ops table";
+        long long back = 0;
+        EXPECT_EQ(SYMH_OK, symh_shim_ops_get(&back, &slot[0], sizeof(back), me()));
+        EXPECT_EQ(1000LL * left + 3, back) << "get through the ops table (this PE)";
+    }
+    if (me() == 0) {
+        long long adders = 0;
+        for (int pe = 0; pe < n; ++pe)
+            adders += pe / k == 0 ? pe + 1 : 0;
+        EXPECT_EQ(adders, slot[1]) << "fetch-add through the ops table";
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    symh_free(slot);
+}
+
 TEST_F(Heap, AlignHonoursEveryPowerOfTwo)
 {
     size_t heap = stats().size;

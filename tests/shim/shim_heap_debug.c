@@ -2,6 +2,7 @@
 #include "shim_heap_debug.h"
 
 #include "heap/heap_window.h"
+#include "transport/tl.h"
 #include "transport/tl_ipc.h"
 
 int symh_shim_heap_local_alloc(size_t size, size_t *offset)
@@ -29,4 +30,25 @@ void *symh_shim_peer_addr(const void *addr, int pe)
     char *base = symh_tl_ipc_peer_base(pe);
 
     return base == NULL ? NULL : base + ((const char *)addr - symh_tl_window.base);
+}
+
+const char *symh_shim_ops_name(int pe)
+{
+    return symh_tl_ops_of(pe)->name;
+}
+
+int symh_shim_ops_put(void *dest, const void *source, size_t bytes, int pe)
+{
+    return symh_tl_ops_of(pe)->put(dest, source, bytes, pe);
+}
+
+int symh_shim_ops_get(void *dest, const void *source, size_t bytes, int pe)
+{
+    return symh_tl_ops_of(pe)->get(dest, source, bytes, pe);
+}
+
+int symh_shim_ops_fetch_add64(void *dest, long long value, long long *fetched, int pe)
+{
+    return symh_tl_ops_of(pe)->amo(SYMH_TL_AMO_ADD, dest, sizeof(long long), &value, NULL, fetched,
+                                   pe);
 }

@@ -19,6 +19,13 @@ size_t symh_shim_heap_base_alignment(void);
  * pe is not reachable by load/store. */
 void *symh_shim_peer_addr(const void *addr, int pe);
 
+/* The transport ops table of PE pe's route (src/transport/tl.h): its name, and its put, get
+ * and 64-bit fetch-add on symmetric addresses. */
+const char *symh_shim_ops_name(int pe);
+int symh_shim_ops_put(void *dest, const void *source, size_t bytes, int pe);
+int symh_shim_ops_get(void *dest, const void *source, size_t bytes, int pe);
+int symh_shim_ops_fetch_add64(void *dest, long long value, long long *fetched, int pe);
+
 #ifdef __cplusplus
 }
 #endif

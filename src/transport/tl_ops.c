@@ -1,0 +1,167 @@
+/* transport: the ops tables: IPC (load/store through mapped windows), none (typed stubs), and
+ * the choice of a table per route. */
+#include "transport/tl.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include <symheap/status.h>
+
+#include "transport/tl_ipc.h"
+#include "transport/tl_route.h"
+
+/* ---- IPC: the same load/store the inline data path does, for callers outside it ---------- */
+
+static char *symh_tl_ipc_addr(const void *addr, int pe)
+{
+    char *base = symh_tl_ipc_peer_base(pe);
+
+    return base == NULL ? NULL : base + ((const char *)addr - symh_tl_window.base);
+}
+
+static int symh_tl_ipc_put(void *dest, const void *source, size_t bytes, int pe)
+{
+    char *remote = symh_tl_ipc_addr(dest, pe);
+
+    if (remote == NULL)
+        return SYMH_ERR_UNSUPPORTED;
+    memcpy(remote, source, bytes);
+    return SYMH_OK;
+}
+
+static int symh_tl_ipc_get(void *dest, const void *source, size_t bytes, int pe)
+{
+    const char *remote = symh_tl_ipc_addr(source, pe);
+
+    if (remote == NULL)
+        return SYMH_ERR_UNSUPPORTED;
+    memcpy(dest, remote, bytes);
+    return SYMH_OK;
+}
+
+#define SYMH_TL_IPC_AMO(WORD)                                                                    \
+    static int symh_tl_ipc_amo_##WORD(symh_tl_amo_op_t op, WORD *remote, const void *value,      \
+                                      const void *cond, void *fetched)                           \
+    {                                                                                            \
+        WORD v = 0, c = 0, old = 0;                                                              \
+                                                                                                 \
+        if (value != NULL)                                                                       \
+            memcpy(&v, value, sizeof(v));                                                        \
+        if (cond != NULL)                                                                        \
+            memcpy(&c, cond, sizeof(c));                                                         \
+        switch (op) {                                                                            \
+        case SYMH_TL_AMO_FETCH:                                                                  \
+            old = __atomic_load_n(remote, __ATOMIC_SEQ_CST);                                     \
+            break;                                                                               \
+        case SYMH_TL_AMO_SET:                                                                    \
+            __atomic_store_n(remote, v, __ATOMIC_SEQ_CST);                                       \
+            break;                                                                               \
+        case SYMH_TL_AMO_SWAP:                                                                   \
+            old = __atomic_exchange_n(remote, v, __ATOMIC_SEQ_CST);                              \
+            break;                                                                               \
+        case SYMH_TL_AMO_CSWAP:                                                                  \
+            old = c;                                                                             \
+            __atomic_compare_exchange_n(remote, &old, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+            break;                                                                               \
+        case SYMH_TL_AMO_ADD:                                                                    \
+            old = __atomic_fetch_add(remote, v, __ATOMIC_SEQ_CST);                               \
+            break;                                                                               \
+        case SYMH_TL_AMO_AND:                                                                    \
+            old = __atomic_fetch_and(remote, v, __ATOMIC_SEQ_CST);                               \
+            break;                                                                               \
+        case SYMH_TL_AMO_OR:                                                                     \
+            old = __atomic_fetch_or(remote, v, __ATOMIC_SEQ_CST);                                \
+            break;                                                                               \
+        case SYMH_TL_AMO_XOR:                                                                    \
+            old = __atomic_fetch_xor(remote, v, __ATOMIC_SEQ_CST);                               \
+            break;                                                                               \
+        default:                                                                                 \
+            return SYMH_ERR_INVALID_ARG;                                                         \
+        }                                                                                        \
+        if (fetched != NULL)                                                                     \
+            memcpy(fetched, &old, sizeof(old));                                                  \
+        return SYMH_OK;                                                                          \
+    }
+SYMH_TL_IPC_AMO(uint32_t)
+SYMH_TL_IPC_AMO(uint64_t)
+#undef SYMH_TL_IPC_AMO
+
+static int symh_tl_ipc_amo(symh_tl_amo_op_t op, void *dest, size_t size, const void *value,
+                           const void *cond, void *fetched, int pe)
+{
+    char *remote = symh_tl_ipc_addr(dest, pe);
+
+    if (remote == NULL)
+        return SYMH_ERR_UNSUPPORTED;
+    if (size == 4)
+        return symh_tl_ipc_amo_uint32_t(op, (uint32_t *)remote, value, cond, fetched);
+    if (size == 8)
+        return symh_tl_ipc_amo_uint64_t(op, (uint64_t *)remote, value, cond, fetched);
+    return SYMH_ERR_INVALID_ARG;
+}
+
+/* Stores to coherent shared memory are complete when issued; a full fence orders them. */
+static int symh_tl_ipc_fence(void)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return SYMH_OK;
+}
+
+static int symh_tl_ipc_progress(void)
+{
+    return SYMH_OK;
+}
+
+const symh_tl_ops_t symh_tl_ipc_ops = {
+    .name = "ipc",
+    .put = symh_tl_ipc_put,
+    .get = symh_tl_ipc_get,
+    .amo = symh_tl_ipc_amo,
+    .fence = symh_tl_ipc_fence,
+    .quiet = symh_tl_ipc_fence,
+    .progress = symh_tl_ipc_progress,
+};
+
+/* ---- none: typed stubs for peers no built-in transport reaches ---------------------------- */
+
+static int symh_tl_none_xfer(void *dest, const void *source, size_t bytes, int pe)
+{
+    (void)dest, (void)source, (void)bytes, (void)pe;
+    return SYMH_ERR_UNSUPPORTED;
+}
+
+static int symh_tl_none_amo(symh_tl_amo_op_t op, void *dest, size_t size, const void *value,
+                            const void *cond, void *fetched, int pe)
+{
+    (void)op, (void)dest, (void)size, (void)value, (void)cond, (void)fetched, (void)pe;
+    return SYMH_ERR_UNSUPPORTED;
+}
+
+/* Nothing is ever outstanding on a transport that carries nothing. */
+static int symh_tl_none_sync(void)
+{
+    return SYMH_OK;
+}
+
+const symh_tl_ops_t symh_tl_none_ops = {
+    .name = "none",
+    .put = symh_tl_none_xfer,
+    .get = symh_tl_none_xfer,
+    .amo = symh_tl_none_amo,
+    .fence = symh_tl_none_sync,
+    .quiet = symh_tl_none_sync,
+    .progress = symh_tl_none_sync,
+};
+
+/* The one table of implementations (STYLE.md: listed explicitly, no self-registration); UCX and
+ * libfabric fill their slots when they are built. */
+static const symh_tl_ops_t *const symh_tl_ops_table[] = {
+    [SYMH_TL_NONE] = &symh_tl_none_ops, [SYMH_TL_SELF] = &symh_tl_ipc_ops,
+    [SYMH_TL_IPC] = &symh_tl_ipc_ops,   [SYMH_TL_UCX] = &symh_tl_none_ops,
+    [SYMH_TL_OFI] = &symh_tl_none_ops,
+};
+
+const symh_tl_ops_t *symh_tl_ops_of(int pe)
+{
+    return symh_tl_ops_table[symh_tl_route_of(pe)];
+}
