@@ -9,5 +9,6 @@
 #include <symheap/heap.h>
 #include <symheap/rma.h>
 #include <symheap/barrier.h>
+#include <symheap/registration.h>
 
 #endif /* SYMHEAP_H */

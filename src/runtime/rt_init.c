@@ -10,6 +10,7 @@
 #include "collectives/coll_barrier.h"
 #include "core/core_status.h"
 #include "heap/heap_window.h"
+#include "registration/reg_registry.h"
 #include "transport/tl_ipc.h"
 #include "transport/tl_rma.h"
 #include "transport/tl_route.h"
@@ -71,6 +72,21 @@ static int symh_rt_ipc_init(void)
     return symh_tl_ipc_init(&tl);
 }
 
+/* The registry starts with the memory the runtime already has: the heap. */
+static int symh_rt_reg_init(void)
+{
+    symh_reg_entry_t heap = { .base = (uintptr_t)symh_heap_window.heap,
+                              .length = symh_heap_window.heap_size,
+                              .kind = SYMH_REG_KIND_HEAP,
+                              .device = -1,
+                              .label = "symmetric heap" };
+    int status = symh_reg_init();
+
+    if (status == SYMH_OK)
+        status = symh_reg_map_insert(symh_reg_registry, &heap, NULL);
+    return status;
+}
+
 static void symh_rt_warn_unknown(const symh_config_report_t *report)
 {
     size_t i;
@@ -130,6 +146,9 @@ int symh_init_thread(int requested, int *provided)
     status = symh_rt_agree(symh_heap_init(), NULL);
     if (status != SYMH_OK)
         goto err_heap;
+    status = symh_rt_agree(symh_rt_reg_init(), NULL);
+    if (status != SYMH_OK)
+        goto err_reg;
     status = symh_rt_agree(symh_rt_ipc_init(), NULL);
     if (status != SYMH_OK)
         goto err_ipc;
@@ -153,6 +172,8 @@ err_rma:
     symh_tl_rma_fini();
 err_ipc:
     symh_tl_ipc_fini();
+err_reg:
+    symh_reg_fini();
 err_heap:
     symh_heap_fini();
 err_coll:
@@ -178,6 +199,7 @@ void symh_finalize(void)
     symh_coll_barrier_fini();
     symh_tl_rma_fini();
     symh_tl_ipc_fini();
+    symh_reg_fini();
     symh_heap_fini();
     symh_coll_fini();
     symh_tl_route_fini();

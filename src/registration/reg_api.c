@@ -1,0 +1,99 @@
+/* registration: the registry's life cycle and local buffer registration
+ * (symh_buffer_register, symh_buffer_unregister, symh_buffer_unregister_all). */
+#include <inttypes.h>
+#include <stdint.h>
+
+#include <symheap/registration.h>
+
+#include "core/core_status.h"
+#include "registration/reg_registry.h"
+
+symh_reg_map_t *symh_reg_registry;
+
+static const char *const symh_reg_kind_names[] = {
+    [SYMH_REG_KIND_HEAP] = "the symmetric heap",
+    [SYMH_REG_KIND_USER] = "a registered buffer",
+    [SYMH_REG_KIND_SYMM_ALIAS] = "a symmetric registration",
+    [SYMH_REG_KIND_VMM] = "a VMM mapping",
+    [SYMH_REG_KIND_DEVICE] = "a device allocation",
+};
+
+int symh_reg_init(void)
+{
+    int status = symh_reg_map_create(&symh_reg_registry);
+
+    if (status != SYMH_OK)
+        symh_error("symh_init: cannot create the allocation registry");
+    return status;
+}
+
+void symh_reg_fini(void)
+{
+    if (symh_reg_registry == NULL)
+        return;
+    symh_reg_map_destroy(symh_reg_registry);
+    symh_reg_registry = NULL;
+}
+
+int symh_buffer_register(void *addr, size_t length)
+{
+    symh_reg_entry_t entry = { 0 }, conflict;
+    int status;
+
+    SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
+    if (addr == NULL || length == 0 || (uintptr_t)addr > UINTPTR_MAX - length) {
+        symh_error("symh_buffer_register: %s", addr == NULL  ? "addr is NULL"
+                                               : length == 0 ? "length is 0"
+                                                             : "addr + length overflows");
+        return symh_status_set(SYMH_ERR_INVALID_ARG);
+    }
+    entry.base = (uintptr_t)addr;
+    entry.length = length;
+    entry.kind = SYMH_REG_KIND_USER;
+    entry.device = -1;
+    status = symh_reg_map_insert(symh_reg_registry, &entry, &conflict);
+    if (status == SYMH_ERR_OVERLAP)
+        symh_error("symh_buffer_register: [%p, +%zu) overlaps %s at [%#" PRIxPTR ", +%zu)", addr,
+                   length, symh_reg_kind_names[conflict.kind], conflict.base, conflict.length);
+    else if (status != SYMH_OK)
+        symh_error("symh_buffer_register: cannot record [%p, +%zu): %s", addr, length,
+                   symh_status_string(status));
+    return symh_status_set(status);
+}
+
+int symh_buffer_unregister(void *addr)
+{
+    symh_reg_entry_t entry;
+
+    SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
+    if (addr == NULL) {
+        symh_error("symh_buffer_unregister: addr is NULL");
+        return symh_status_set(SYMH_ERR_INVALID_ARG);
+    }
+    if (symh_reg_map_lookup(symh_reg_registry, (uintptr_t)addr, &entry) != SYMH_OK ||
+        entry.kind != SYMH_REG_KIND_USER) {
+        symh_error("symh_buffer_unregister: %p is not in a registered buffer", addr);
+        return symh_status_set(SYMH_ERR_NOT_REGISTERED);
+    }
+    /* One writer at a time is the map's rule; registration is local and the lookup above and
+     * the removal name the same entry unless another thread unregisters it in between, which
+     * the removal then reports. */
+    if (symh_reg_map_remove(symh_reg_registry, (uintptr_t)addr, NULL) != SYMH_OK) {
+        symh_error("symh_buffer_unregister: %p was unregistered concurrently", addr);
+        return symh_status_set(SYMH_ERR_NOT_REGISTERED);
+    }
+    return symh_status_set(SYMH_OK);
+}
+
+static int symh_reg_keep_non_user(const symh_reg_entry_t *entry, void *arg)
+{
+    (void)arg;
+    return entry->kind != SYMH_REG_KIND_USER;
+}
+
+void symh_buffer_unregister_all(void)
+{
+    SYMH_CHECK_INIT(symh_reg_registry != NULL, );
+    symh_reg_map_remove_if(symh_reg_registry, symh_reg_keep_non_user, NULL);
+    symh_status_set(SYMH_OK);
+}

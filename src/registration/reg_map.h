@@ -1,0 +1,62 @@
+/* registration: the interval map behind the allocation registry (DESIGN.md "The allocation
+ * registry"): non-overlapping address ranges, each with what the runtime knows about it; lookup
+ * of the range containing any address (interior pointers included) in O(log n); insert and
+ * remove in O(log n); many concurrent readers, one writer at a time. */
+#ifndef SYMH_REG_MAP_H
+#define SYMH_REG_MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    SYMH_REG_KIND_HEAP,       /* the symmetric heap */
+    SYMH_REG_KIND_USER,       /* symh_buffer_register */
+    SYMH_REG_KIND_SYMM_ALIAS, /* symh_buffer_register_symmetric's alias */
+    SYMH_REG_KIND_VMM,        /* a mapping made by the public VMM API */
+    SYMH_REG_KIND_DEVICE      /* a device allocation */
+} symh_reg_kind_t;
+
+#define SYMH_REG_LABEL_MAX 32
+
+typedef struct {
+    uintptr_t base;
+    size_t length; /* > 0; base + length does not overflow */
+    symh_reg_kind_t kind;
+    int device;
+    char label[SYMH_REG_LABEL_MAX + 1];
+    void *owner;         /* owning memory resource (device allocations) */
+    void *mem;           /* physical object (VMM mappings, aliases) */
+    void *tl_handles[2]; /* per-transport handles (UCX memory handle, libfabric MR) */
+} symh_reg_entry_t;
+
+typedef struct symh_reg_map symh_reg_map_t;
+
+int symh_reg_map_create(symh_reg_map_t **map);
+void symh_reg_map_destroy(symh_reg_map_t *map);
+
+/* Adds `entry`. SYMH_ERR_INVALID_ARG for a zero length or base + length overflowing;
+ * SYMH_ERR_OVERLAP when it overlaps a present range (adjacent ranges are fine), and then
+ * *conflict (when not NULL) receives the lowest overlapping entry; SYMH_ERR_NO_MEMORY. Nothing
+ * changes on failure. */
+int symh_reg_map_insert(symh_reg_map_t *map, const symh_reg_entry_t *entry,
+                        symh_reg_entry_t *conflict);
+
+/* Removes the range containing `addr` (its start or any interior address) and copies it to
+ * *removed (when not NULL). SYMH_ERR_NOT_REGISTERED when no range contains it. */
+int symh_reg_map_remove(symh_reg_map_t *map, uintptr_t addr, symh_reg_entry_t *removed);
+
+/* Copies the range containing `addr` to *entry. SYMH_ERR_NOT_REGISTERED when none does. */
+int symh_reg_map_lookup(const symh_reg_map_t *map, uintptr_t addr, symh_reg_entry_t *entry);
+
+size_t symh_reg_map_count(const symh_reg_map_t *map);
+
+/* Removes every entry for which keep(entry, arg) returns 0, calling nothing else; returns how
+ * many it removed. */
+size_t symh_reg_map_remove_if(symh_reg_map_t *map, int (*keep)(const symh_reg_entry_t *, void *),
+                              void *arg);
+
+/* Walks every entry and checks the invariants (ordering, no overlap, balance, count). O(n): for
+ * tests and fuzzing. SYMH_OK, or SYMH_ERR_SYSTEM with one error line saying what broke. */
+int symh_reg_map_check(const symh_reg_map_t *map);
+
+#endif /* SYMH_REG_MAP_H */

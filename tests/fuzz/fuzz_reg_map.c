@@ -1,0 +1,184 @@
+/* libFuzzer target: the registry's interval map (src/registration/reg_map.c) against a model
+ * that is a plain array of ranges, searched linearly. Every 3 bytes are one step (op, a, b) over
+ * a 1024-byte address space near the top of the address space (so that overflowing lengths are
+ * reachable): insert [a*4, +b) (b 0: a zero length; op bit: a length that wraps), remove at any
+ * byte, lookup, or remove_if by a device bit. Aborts when a status, a conflict, a removed or a
+ * looked-up entry, or the count disagrees with the model, or when the map's check() fails. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <symheap/status.h>
+
+#include "registration/reg_map.h"
+
+#define FUZZ_MAX_LIVE 256
+#define FUZZ_LO       (UINTPTR_MAX - 1023) /* the space is [FUZZ_LO, UINTPTR_MAX] */
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+typedef struct {
+    uintptr_t base;
+    size_t length;
+    int device;
+} fuzz_range_t;
+
+typedef struct {
+    fuzz_range_t live[FUZZ_MAX_LIVE];
+    size_t count;
+} fuzz_model_t;
+
+static void fuzz_require(int ok)
+{
+    if (!ok)
+        abort();
+}
+
+static void fuzz_entry(symh_reg_entry_t *e, uintptr_t base, size_t length, int device)
+{
+    memset(e, 0, sizeof(*e));
+    e->base = base;
+    e->length = length;
+    e->kind = SYMH_REG_KIND_USER;
+    e->device = device;
+    e->owner = (void *)(base ^ 0x77);
+    e->label[0] = (char)('a' + device % 26);
+}
+
+static int fuzz_same(const symh_reg_entry_t *e, const fuzz_range_t *r)
+{
+    symh_reg_entry_t want;
+
+    fuzz_entry(&want, r->base, r->length, r->device);
+    return e->base == want.base && e->length == want.length && e->device == want.device &&
+           e->owner == want.owner && e->label[0] == want.label[0] && e->label[1] == '\0' &&
+           e->kind == want.kind;
+}
+
+/* The model's range holding addr, or -1. */
+static long fuzz_model_find(const fuzz_model_t *m, uintptr_t addr)
+{
+    size_t i;
+
+    for (i = 0; i < m->count; ++i)
+        if (addr >= m->live[i].base && addr - m->live[i].base < m->live[i].length)
+            return (long)i;
+    return -1;
+}
+
+/* The lowest model range meeting [base, base + length), or -1. */
+static long fuzz_model_overlap(const fuzz_model_t *m, uintptr_t base, size_t length)
+{
+    long best = -1;
+    size_t i;
+
+    for (i = 0; i < m->count; ++i) {
+        const fuzz_range_t *r = &m->live[i];
+
+        if (r->base < base + length && base < r->base + r->length &&
+            (best < 0 || r->base < m->live[best].base))
+            best = (long)i;
+    }
+    return best;
+}
+
+static void fuzz_model_drop(fuzz_model_t *m, size_t i)
+{
+    m->live[i] = m->live[--m->count];
+}
+
+static int fuzz_keep_device(const symh_reg_entry_t *e, void *arg)
+{
+    return (e->device & *(const int *)arg) == 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static fuzz_model_t model; /* static: no large stack frame per input */
+    symh_reg_map_t *map;
+    symh_reg_entry_t e, out;
+    size_t i;
+
+    if (symh_reg_map_create(&map) != SYMH_OK)
+        abort();
+    model.count = 0;
+    for (i = 0; i + 3 <= size; i += 3) {
+        unsigned op = data[i] % 8;
+        uintptr_t a = FUZZ_LO + (uintptr_t)data[i + 1] * 4;
+        size_t b = data[i + 2];
+        long hit;
+        int status;
+
+        switch (op) {
+        case 0:
+        case 1:
+        case 2: {
+            /* insert; a wrapping length when op is 2 and b is odd */
+            size_t length = op == 2 && (b & 1) ? (size_t)(UINTPTR_MAX - a) + 1 + b : b;
+            int device = (int)(data[i] >> 3);
+
+            fuzz_entry(&e, a, length, device);
+            memset(&out, 0xa5, sizeof(out));
+            status = symh_reg_map_insert(map, &e, &out);
+            if (length == 0 || length > UINTPTR_MAX - a) {
+                fuzz_require(status == SYMH_ERR_INVALID_ARG);
+                break;
+            }
+            hit = fuzz_model_overlap(&model, a, length);
+            if (hit >= 0) {
+                fuzz_require(status == SYMH_ERR_OVERLAP);
+                fuzz_require(fuzz_same(&out, &model.live[hit]));
+            } else {
+                fuzz_require(status == SYMH_OK && model.count < FUZZ_MAX_LIVE);
+                model.live[model.count].base = a;
+                model.live[model.count].length = length;
+                model.live[model.count].device = device;
+                model.count++;
+            }
+            break;
+        }
+        case 3:
+        case 4: /* remove at any byte */
+            a += b % 4;
+            hit = fuzz_model_find(&model, a);
+            status = symh_reg_map_remove(map, a, &out);
+            if (hit < 0) {
+                fuzz_require(status == SYMH_ERR_NOT_REGISTERED);
+            } else {
+                fuzz_require(status == SYMH_OK && fuzz_same(&out, &model.live[hit]));
+                fuzz_model_drop(&model, (size_t)hit);
+            }
+            break;
+        case 5:
+        case 6: /* lookup */
+            a += b % 4;
+            hit = fuzz_model_find(&model, a);
+            status = symh_reg_map_lookup(map, a, &out);
+            if (hit < 0)
+                fuzz_require(status == SYMH_ERR_NOT_REGISTERED);
+            else
+                fuzz_require(status == SYMH_OK && fuzz_same(&out, &model.live[hit]));
+            break;
+        default: { /* remove_if: drop every range whose device has one of b's low bits */
+            int mask = (int)(b & 7);
+            size_t removed = 0, j = 0;
+
+            while (j < model.count) {
+                if ((model.live[j].device & mask) != 0) {
+                    fuzz_model_drop(&model, j);
+                    removed++;
+                } else {
+                    j++;
+                }
+            }
+            fuzz_require(symh_reg_map_remove_if(map, fuzz_keep_device, &mask) == removed);
+            break;
+        }
+        }
+        fuzz_require(symh_reg_map_count(map) == model.count);
+        fuzz_require(symh_reg_map_check(map) == SYMH_OK);
+    }
+    symh_reg_map_destroy(map);
+    return 0;
+}

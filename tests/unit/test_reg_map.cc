@@ -1,0 +1,413 @@
+// Unit tests of the registry's interval map (src/registration/reg_map.c) through
+// tests/shim/shim_reg.h: every insert case, lookups at the edges and in gaps, remove by start and
+// interior address, remove_if, a long random sequence against a brute-force model, and lookups
+// racing a writer (run under TSan in the thread-sanitizer build).
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <iterator>
+#include <map>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <symheap/status.h>
+
+#include "shim_reg.h"
+#include "symh_gtest.hpp"
+
+namespace
+{
+
+symh_shim_reg_entry_t make_entry(uintptr_t base, size_t length, int kind = 1, int device = 0,
+                                 const char *label = "")
+{
+    symh_shim_reg_entry_t e;
+
+    std::memset(&e, 0, sizeof(e));
+    e.base = base;
+    e.length = length;
+    e.kind = kind;
+    e.device = device;
+    std::snprintf(e.label, sizeof(e.label), "%s", label);
+    e.owner = reinterpret_cast<void *>(base ^ 0x5a5a);
+    e.mem = reinterpret_cast<void *>(length);
+    e.tl_handles[0] = reinterpret_cast<void *>(base + 1);
+    e.tl_handles[1] = reinterpret_cast<void *>(base + 2);
+    return e;
+}
+
+bool same_entry(const symh_shim_reg_entry_t &a, const symh_shim_reg_entry_t &b)
+{
+    return a.base == b.base && a.length == b.length && a.kind == b.kind && a.device == b.device &&
+           std::strcmp(a.label, b.label) == 0 && a.owner == b.owner && a.mem == b.mem &&
+           a.tl_handles[0] == b.tl_handles[0] && a.tl_handles[1] == b.tl_handles[1];
+}
+
+class RegMapTest : public SymhTest
+{
+  protected:
+    void SetUp() override
+    {
+        SymhTest::SetUp();
+        ASSERT_EQ(SYMH_OK, symh_shim_reg_map_create(&map_));
+    }
+    void TearDown() override
+    {
+        if (map_ != nullptr) {
+            EXPECT_EQ(SYMH_OK, symh_shim_reg_map_check(map_));
+            symh_shim_reg_map_destroy(map_);
+        }
+        SymhTest::TearDown();
+    }
+    int insert(uintptr_t base, size_t length, symh_shim_reg_entry_t *conflict = nullptr)
+    {
+        symh_shim_reg_entry_t e = make_entry(base, length);
+
+        return symh_shim_reg_map_insert(map_, &e, conflict);
+    }
+    // The base of the range holding addr, or 0 when none does.
+    uintptr_t find(uintptr_t addr)
+    {
+        symh_shim_reg_entry_t e;
+
+        if (symh_shim_reg_map_lookup(map_, addr, &e) != SYMH_OK)
+            return 0;
+        EXPECT_TRUE(addr >= e.base && addr - e.base < e.length);
+        return e.base;
+    }
+
+    symh_shim_reg_map_t *map_ = nullptr;
+};
+
+TEST_F(RegMapTest, EmptyMap)
+{
+    symh_shim_reg_entry_t e;
+
+    EXPECT_EQ(0u, symh_shim_reg_map_count(map_));
+    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_shim_reg_map_lookup(map_, 0x1000, &e));
+    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_shim_reg_map_lookup(map_, 0, &e));
+    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_shim_reg_map_remove(map_, 0x1000, &e));
+}
+
+TEST_F(RegMapTest, InsertRefusesZeroLengthAndOverflow)
+{
+    EXPECT_EQ(SYMH_ERR_INVALID_ARG, insert(0x1000, 0));
+    EXPECT_EQ(SYMH_ERR_INVALID_ARG, insert(UINTPTR_MAX, 1));
+    EXPECT_EQ(SYMH_ERR_INVALID_ARG, insert(UINTPTR_MAX - 15, 17));
+    EXPECT_EQ(SYMH_ERR_INVALID_ARG, insert(1, SIZE_MAX));
+    EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_shim_reg_map_insert(map_, nullptr, nullptr));
+    EXPECT_EQ(0u, symh_shim_reg_map_count(map_));
+    // The very top of the address space is fine as long as base + length does not wrap.
+    EXPECT_EQ(SYMH_OK, insert(UINTPTR_MAX - 16, 16));
+    EXPECT_EQ(UINTPTR_MAX - 16, find(UINTPTR_MAX - 1));
+    EXPECT_EQ(0u, find(UINTPTR_MAX));
+    EXPECT_EQ(SYMH_OK, insert(0, 16));
+    EXPECT_EQ(0u, find(0)); // found, base 0
+    EXPECT_EQ(SYMH_OK, symh_shim_reg_map_lookup(map_, 0, nullptr));
+    EXPECT_EQ(2u, symh_shim_reg_map_count(map_));
+}
+
+TEST_F(RegMapTest, InsertRefusesEveryOverlapAndReportsTheLowest)
+{
+    symh_shim_reg_entry_t c;
+
+    ASSERT_EQ(SYMH_OK, insert(0x1000, 0x1000)); // [0x1000, 0x2000)
+    ASSERT_EQ(SYMH_OK, insert(0x3000, 0x1000)); // [0x3000, 0x4000)
+
+    struct {
+        uintptr_t base;
+        size_t length;
+        uintptr_t conflict;
+        const char *what;
+    } cases[] = {
+        { 0x1000, 0x1000, 0x1000, "exact duplicate" },
+        { 0x0800, 0x1000, 0x1000, "partial at the start" },
+        { 0x1800, 0x1000, 0x1000, "partial at the end" },
+        { 0x1100, 0x0100, 0x1000, "contained" },
+        { 0x1000, 0x0001, 0x1000, "first byte" },
+        { 0x1fff, 0x0001, 0x1000, "last byte" },
+        { 0x0800, 0x2000, 0x1000, "containing" },
+        { 0x0000, 0x8000, 0x1000, "containing both: the lowest is reported" },
+        { 0x1800, 0x2000, 0x1000, "spanning the gap into the next" },
+        { 0x2000, 0x1001, 0x3000, "filling the gap and one byte more" },
+        { 0x2fff, 0x0002, 0x3000, "partial at the start of the second" },
+        { 0x3000, 0x2000, 0x3000, "same base, longer" },
+    };
+    for (const auto &t : cases) {
+        std::memset(&c, 0, sizeof(c));
+        EXPECT_EQ(SYMH_ERR_OVERLAP, insert(t.base, t.length, &c)) << t.what;
+        EXPECT_EQ(t.conflict, c.base) << t.what;
+        EXPECT_TRUE(same_entry(make_entry(t.conflict, 0x1000), c)) << t.what;
+        EXPECT_EQ(SYMH_ERR_OVERLAP, insert(t.base, t.length, nullptr)) << t.what;
+    }
+    EXPECT_EQ(2u, symh_shim_reg_map_count(map_));
+    EXPECT_EQ(0x1000u, find(0x1000));
+    EXPECT_EQ(0u, find(0x2000));
+    EXPECT_EQ(0x3000u, find(0x3fff));
+}
+
+TEST_F(RegMapTest, AdjacentRangesAreAccepted)
+{
+    ASSERT_EQ(SYMH_OK, insert(0x2000, 0x1000));
+    EXPECT_EQ(SYMH_OK, insert(0x1000, 0x1000)); // ends where the first starts
+    EXPECT_EQ(SYMH_OK, insert(0x3000, 0x1000)); // starts where the first ends
+    EXPECT_EQ(SYMH_OK, insert(0x0fff, 1));      // one byte just below the lowest
+    EXPECT_EQ(SYMH_ERR_OVERLAP, insert(0x0fff, 1));
+    EXPECT_EQ(SYMH_ERR_OVERLAP, insert(0x0ffe, 2));
+    EXPECT_EQ(0x1000u, find(0x1fff));
+    EXPECT_EQ(0x2000u, find(0x2000));
+    EXPECT_EQ(0x2000u, find(0x2fff));
+    EXPECT_EQ(0x3000u, find(0x3000));
+    EXPECT_EQ(0x0fffu, find(0x0fff));
+    EXPECT_EQ(0u, find(0x4000));
+    EXPECT_EQ(4u, symh_shim_reg_map_count(map_));
+}
+
+TEST_F(RegMapTest, LookupStartInteriorLastByteOnePastAndGaps)
+{
+    symh_shim_reg_entry_t e, in = make_entry(0x10000, 0x100, 3, 7, "vmm buffer");
+
+    ASSERT_EQ(SYMH_OK, symh_shim_reg_map_insert(map_, &in, nullptr));
+    ASSERT_EQ(SYMH_OK, insert(0x20000, 0x100));
+    for (uintptr_t a : { 0x10000u, 0x10001u, 0x10080u, 0x100ffu }) {
+        ASSERT_EQ(SYMH_OK, symh_shim_reg_map_lookup(map_, a, &e)) << a;
+        EXPECT_TRUE(same_entry(in, e)) << a;
+    }
+    for (uintptr_t a : { 0x0u, 0xffffu, 0x10100u, 0x1ffffu, 0x20100u, 0x7fffffffu })
+        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_shim_reg_map_lookup(map_, a, &e)) << a;
+}
+
+TEST_F(RegMapTest, RemoveByStartOrInteriorAddress)
+{
+    symh_shim_reg_entry_t e, in = make_entry(0x5000, 0x1000, 4, 2, "device");
+
+    ASSERT_EQ(SYMH_OK, symh_shim_reg_map_insert(map_, &in, nullptr));
+    ASSERT_EQ(SYMH_OK, insert(0x7000, 0x1000));
+    ASSERT_EQ(SYMH_OK, symh_shim_reg_map_remove(map_, 0x5000, &e));
+    EXPECT_TRUE(same_entry(in, e));
+    EXPECT_EQ(0u, find(0x5000));
+    EXPECT_EQ(SYMH_OK, symh_shim_reg_map_remove(map_, 0x7fff, nullptr)); // the last byte
+    EXPECT_EQ(0u, symh_shim_reg_map_count(map_));
+    // The freed space takes new ranges, of any shape.
+    EXPECT_EQ(SYMH_OK, insert(0x4800, 0x3000));
+    EXPECT_EQ(SYMH_OK, symh_shim_reg_map_remove(map_, 0x6000, nullptr));
+}
+
+TEST_F(RegMapTest, RemoveOfUnknownOrRemovedAddress)
+{
+    symh_shim_reg_entry_t e;
+
+    ASSERT_EQ(SYMH_OK, insert(0x1000, 0x100));
+    e = make_entry(0xdead, 1);
+    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_shim_reg_map_remove(map_, 0x1100, &e));
+    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_shim_reg_map_remove(map_, 0x0fff, &e));
+    EXPECT_EQ(0xdeadu, e.base) << "the output is written only on success";
+    EXPECT_EQ(SYMH_OK, symh_shim_reg_map_remove(map_, 0x1010, nullptr));
+    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_shim_reg_map_remove(map_, 0x1010, nullptr));
+    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_shim_reg_map_remove(map_, 0x1000, nullptr));
+}
+
+int keep_even_device(const symh_shim_reg_entry_t *e, void *arg)
+{
+    ++*static_cast<int *>(arg);
+    return e->device % 2 == 0;
+}
+
+int keep_none(const symh_shim_reg_entry_t *, void *)
+{
+    return 0;
+}
+
+TEST_F(RegMapTest, RemoveIfAndCount)
+{
+    int calls = 0;
+
+    for (int i = 0; i < 1000; ++i) {
+        symh_shim_reg_entry_t e = make_entry(0x100000 + 0x1000 * (uintptr_t)i, 0x800, 1, i);
+
+        ASSERT_EQ(SYMH_OK, symh_shim_reg_map_insert(map_, &e, nullptr));
+    }
+    EXPECT_EQ(1000u, symh_shim_reg_map_count(map_));
+    EXPECT_EQ(500u, symh_shim_reg_map_remove_if(map_, keep_even_device, &calls));
+    EXPECT_EQ(1000, calls);
+    EXPECT_EQ(500u, symh_shim_reg_map_count(map_));
+    EXPECT_EQ(SYMH_OK, symh_shim_reg_map_check(map_));
+    for (int i = 0; i < 1000; ++i)
+        EXPECT_EQ(i % 2 == 0 ? 0x100000 + 0x1000 * (uintptr_t)i : 0,
+                  find(0x100000 + 0x1000 * (uintptr_t)i + 0x7ff))
+            << i;
+    calls = 0;
+    EXPECT_EQ(0u, symh_shim_reg_map_remove_if(map_, keep_even_device, &calls));
+    EXPECT_EQ(500, calls);
+    // The records freed by remove_if are reused.
+    EXPECT_EQ(SYMH_OK, insert(0x100000 + 0x1000, 0x800));
+    EXPECT_EQ(SYMH_OK, symh_shim_reg_map_check(map_));
+    EXPECT_EQ(501u, symh_shim_reg_map_remove_if(map_, keep_none, nullptr));
+    EXPECT_EQ(0u, symh_shim_reg_map_count(map_));
+    EXPECT_EQ(0u, find(0x100000));
+}
+
+// 100k random inserts, removes (by start, interior, or unknown address), lookups and the odd
+// remove_if, against a std::map from base to length.
+TEST_F(RegMapTest, RandomSequenceAgainstModel)
+{
+    std::map<uintptr_t, size_t> model;
+    std::mt19937_64 rng(12345);
+    // A small address space (64 Ki bytes at a high base), so that overlaps and gaps are common.
+    const uintptr_t lo = (uintptr_t)1 << 40, span = 1 << 16;
+    auto model_find = [&](uintptr_t a) -> std::map<uintptr_t, size_t>::iterator {
+        auto it = model.upper_bound(a);
+        if (it == model.begin())
+            return model.end();
+        --it;
+        return a - it->first < it->second ? it : model.end();
+    };
+
+    for (int op = 0; op < 100000; ++op) {
+        unsigned what = (unsigned)(rng() % 100);
+        uintptr_t a = lo + rng() % span;
+
+        if (what < 45) {
+            size_t len = 1 + (size_t)(rng() % (rng() % 2 ? 16 : 1024));
+            symh_shim_reg_entry_t c;
+            int status = insert(a, len, &c);
+            // The model's answer: the lowest range meeting [a, a + len).
+            auto it = model.upper_bound(a);
+            uintptr_t hit = 0;
+            if (it != model.begin() && std::prev(it)->first + std::prev(it)->second > a)
+                hit = std::prev(it)->first;
+            else if (it != model.end() && it->first < a + len)
+                hit = it->first;
+            if (hit != 0) {
+                ASSERT_EQ(SYMH_ERR_OVERLAP, status) << "op " << op;
+                ASSERT_EQ(hit, c.base) << "op " << op;
+            } else {
+                ASSERT_EQ(SYMH_OK, status) << "op " << op;
+                model[a] = len;
+            }
+        } else if (what < 75) {
+            auto it = model_find(a);
+            symh_shim_reg_entry_t e;
+            int status;
+            if (!model.empty() && rng() % 2) { // aim at a live range, at any byte of it
+                it = model.lower_bound(lo + rng() % span);
+                if (it == model.end())
+                    it = model.begin();
+                a = it->first + rng() % it->second;
+            }
+            status = symh_shim_reg_map_remove(map_, a, &e);
+            if (it == model.end()) {
+                ASSERT_EQ(SYMH_ERR_NOT_REGISTERED, status) << "op " << op;
+            } else {
+                ASSERT_EQ(SYMH_OK, status) << "op " << op;
+                ASSERT_TRUE(same_entry(make_entry(it->first, it->second), e)) << "op " << op;
+                model.erase(it);
+            }
+        } else if (what < 99) {
+            auto it = model_find(a);
+            symh_shim_reg_entry_t e;
+            int status = symh_shim_reg_map_lookup(map_, a, &e);
+            if (it == model.end()) {
+                ASSERT_EQ(SYMH_ERR_NOT_REGISTERED, status) << "op " << op;
+            } else {
+                ASSERT_EQ(SYMH_OK, status) << "op " << op;
+                ASSERT_TRUE(same_entry(make_entry(it->first, it->second), e)) << "op " << op;
+            }
+        } else {
+            // Drops every range shorter than a threshold.
+            size_t below = 1 + (size_t)(rng() % 64), removed = 0;
+            auto keep = [](const symh_shim_reg_entry_t *e, void *arg) -> int {
+                return e->length >= *static_cast<size_t *>(arg);
+            };
+            for (auto it = model.begin(); it != model.end();)
+                if (it->second < below) {
+                    it = model.erase(it);
+                    ++removed;
+                } else {
+                    ++it;
+                }
+            ASSERT_EQ(removed, symh_shim_reg_map_remove_if(map_, keep, &below)) << "op " << op;
+        }
+        ASSERT_EQ(model.size(), symh_shim_reg_map_count(map_)) << "op " << op;
+        if (op % 1000 == 0) {
+            ASSERT_EQ(SYMH_OK, symh_shim_reg_map_check(map_)) << "op " << op;
+        }
+    }
+}
+
+// Entries whose every field derives from the base, so a reader can tell a torn copy.
+symh_shim_reg_entry_t derived_entry(uintptr_t base)
+{
+    char label[24];
+
+    std::snprintf(label, sizeof(label), "r%jx", (uintmax_t)base);
+    return make_entry(base, 64 + (base >> 12) % 4000, (int)((base >> 12) % 5),
+                      (int)((base >> 14) % 97), label);
+}
+
+TEST_F(RegMapTest, ReadersNeverSeeATornEntry)
+{
+    const uintptr_t lo = 0x10000000, slots = 2048;
+    std::atomic<bool> done{ false };
+    std::atomic<long> found{ 0 }, missed{ 0 }, bad{ 0 };
+    std::vector<std::thread> readers;
+
+    for (int r = 0; r < 4; ++r)
+        readers.emplace_back([&, r] {
+            std::mt19937_64 rng(77 + r);
+            long f = 0, m = 0, b = 0;
+            while (!done.load(std::memory_order_relaxed)) {
+                uintptr_t a = lo + rng() % (slots * 0x1000);
+                symh_shim_reg_entry_t e;
+                int status = symh_shim_reg_map_lookup(map_, a, &e);
+                if (status == SYMH_OK) {
+                    ++f;
+                    if (!(a >= e.base && a - e.base < e.length) ||
+                        !same_entry(derived_entry(e.base), e))
+                        ++b;
+                } else if (status == SYMH_ERR_NOT_REGISTERED) {
+                    ++m;
+                } else {
+                    ++b;
+                }
+                (void)symh_shim_reg_map_count(map_);
+            }
+            found += f;
+            missed += m;
+            bad += b;
+        });
+
+    std::mt19937_64 rng(99);
+    std::vector<bool> live(slots, false);
+    for (int op = 0; op < 50000; ++op) {
+        size_t s = (size_t)(rng() % slots);
+        uintptr_t base = lo + s * 0x1000;
+        if (live[s]) {
+            EXPECT_EQ(SYMH_OK, symh_shim_reg_map_remove(map_, base + rng() % 64, nullptr));
+        } else {
+            symh_shim_reg_entry_t e = derived_entry(base);
+            EXPECT_EQ(SYMH_OK, symh_shim_reg_map_insert(map_, &e, nullptr));
+        }
+        live[s] = !live[s];
+        if (op % 5000 == 4999) {
+            auto keep = [](const symh_shim_reg_entry_t *e, void *) -> int {
+                return e->device % 3 != 0;
+            };
+            symh_shim_reg_map_remove_if(map_, keep, nullptr);
+            for (size_t i = 0; i < slots; ++i)
+                if (live[i] && derived_entry(lo + i * 0x1000).device % 3 == 0)
+                    live[i] = false;
+        }
+    }
+    done = true;
+    for (auto &t : readers)
+        t.join();
+    EXPECT_EQ(0, bad.load());
+    EXPECT_GT(found.load(), 0);
+    EXPECT_GT(missed.load(), 0);
+}
+
+} // namespace
