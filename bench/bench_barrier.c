@@ -6,21 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_util.h"
 #include <symheap.h>
 #include <symheap/barrier.h>
-
-static int bench_cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
-static double bench_median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(*v), bench_cmp);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 int main(int argc, char **argv)
 {
@@ -73,8 +61,8 @@ int main(int argc, char **argv)
         pair[r] = (MPI_Wtime() - t0) / iters * 1e6;
     }
     if (me == 0) {
-        double s = bench_median(sbar, reps), m = bench_median(mbar, reps);
-        double p = bench_median(pair, reps);
+        double s = symh_bench_median(sbar, reps), m = symh_bench_median(mbar, reps);
+        double p = symh_bench_median(pair, reps);
 
         printf("| %d | %.3f | %.3f | %.2f | %.3f | %.2f |\n", npes, s, m, s / m, p, p / m);
     }

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include <symheap/status.h>
 
 #include "heap/heap_alloc.h"
@@ -121,19 +122,6 @@ static double bench_glibc(const bench_op_t *ops, size_t n, void **ptrs)
     return failed ? -1 : t1 - t0;
 }
 
-static int bench_cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
-static double bench_median(double *v, size_t n)
-{
-    qsort(v, n, sizeof(*v), bench_cmp);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static int bench_usage(FILE *out)
 {
     fprintf(out, "usage: bench_heap_alloc [--ops N] [--reps R] [--live L]\n"
@@ -194,8 +182,8 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    symh_med = bench_median(symh_s, (size_t)reps);
-    glibc_med = bench_median(glibc_s, (size_t)reps);
+    symh_med = symh_bench_median(symh_s, (size_t)reps);
+    glibc_med = symh_bench_median(glibc_s, (size_t)reps);
 
     printf("bench_heap_alloc: %llu operations (allocations of 16 B - 64 KiB, log-uniform, and "
            "frees; at most %llu live), seed 0x%016" PRIx64 ", median of %llu runs\n",

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include <symheap/status.h>
 
 #include "registration/reg_map.h"
@@ -58,19 +59,6 @@ static double bench_now(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int bench_cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
-static double bench_median(double *v, size_t n)
-{
-    qsort(v, n, sizeof(*v), bench_cmp);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* The array's answer for addr: the index of the range holding it, or -1. */
@@ -202,8 +190,8 @@ static int bench_row(size_t n, size_t n_lookups, int reps)
             goto out;
         }
     }
-    map_med = bench_median(map_s, (size_t)reps) / (double)n_lookups * 1e9;
-    arr_med = bench_median(arr_s, (size_t)reps) / (double)n_lookups * 1e9;
+    map_med = symh_bench_median(map_s, (size_t)reps) / (double)n_lookups * 1e9;
+    arr_med = symh_bench_median(arr_s, (size_t)reps) / (double)n_lookups * 1e9;
     printf("| %9zu | %13.1f | %13.2f | %15.1f | %15.2f | %5.2f |\n", n, map_med, 1e3 / map_med,
            arr_med, 1e3 / arr_med, map_med / arr_med);
     fflush(stdout);

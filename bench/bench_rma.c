@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_util.h"
 #include <symheap.h>
 #include <symheap/rma.h>
 
@@ -41,19 +42,6 @@ static struct {
     long *counter;
     MPI_Win win;
 } bench;
-
-static int bench_cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
-static double bench_median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(*v), bench_cmp);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* Keeps the compiler from dropping or merging the memcpy of the ceiling. */
 static inline void bench_clobber(void)
@@ -244,7 +232,7 @@ int main(int argc, char **argv)
                 (void)bench_run((bench_kind_t)k, size, iters / 10 + 1); /* warm up */
                 for (r = 0; r < o.reps; ++r)
                     samples[r] = bench_run((bench_kind_t)k, size, iters);
-                med[k] = bench_median(samples, o.reps);
+                med[k] = symh_bench_median(samples, o.reps);
             }
             printf("| %zu | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f | %.3f | %.2f | %.2f | %.2f "
                    "| %.2f |\n",
@@ -265,7 +253,8 @@ int main(int argc, char **argv)
         for (r = 0; r < o.reps; ++r)
             bench_fadd(o.iters, &fadd_symh[r], &fadd_mpi[r]);
         {
-            double s = bench_median(fadd_symh, o.reps), m = bench_median(fadd_mpi, o.reps);
+            double s = symh_bench_median(fadd_symh, o.reps),
+                   m = symh_bench_median(fadd_mpi, o.reps);
 
             printf("\n| atomic fetch-add, 8 B | symh (us) | MPI_Fetch_and_op+flush (us) | ratio "
                    "|\n|---|---|---|---|\n| long | %.3f | %.3f | %.2f |\n",

@@ -8,6 +8,7 @@
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -36,6 +37,38 @@ int symh_test_node_size()
     const char *value = getenv("SYMHTEST_NODE_SIZE");
     return value ? atoi(value) : 0;
 }
+
+namespace symh_test
+{
+
+int me()
+{
+    return symh_test_world_rank();
+}
+
+int npes()
+{
+    int n = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    return n;
+}
+
+int count_pes(bool flag)
+{
+    int mine = flag ? 1 : 0, total = 0;
+    MPI_Allreduce(&mine, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    return total;
+}
+
+bool same_everywhere(uint64_t value)
+{
+    uint64_t lo = 0, hi = 0;
+    MPI_Allreduce(&value, &lo, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&value, &hi, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    return lo == hi;
+}
+
+} // namespace symh_test
 
 namespace
 {

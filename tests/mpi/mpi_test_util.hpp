@@ -9,4 +9,16 @@ int symh_test_world_rank();
 // SYMHTEST_NODE_SIZE, or 0 when the PEs are not split into pretend nodes.
 int symh_test_node_size();
 
+#include <cstdint>
+
+// Short names for the tests (the definitions are in mpi_test_main.cc; they use MPI_COMM_WORLD,
+// which every multi-PE test binary has initialized by the time a test runs).
+namespace symh_test
+{
+int me();                             // symh_test_world_rank()
+int npes();                           // the size of MPI_COMM_WORLD
+int count_pes(bool flag);             // on how many PEs `flag` holds (collective)
+bool same_everywhere(uint64_t value); // whether every PE passed the same value (collective)
+} // namespace symh_test
+
 #endif

@@ -20,12 +20,7 @@
 namespace
 {
 
-int npes()
-{
-    int n = 0;
-    MPI_Comm_size(MPI_COMM_WORLD, &n);
-    return n;
-}
+using namespace symh_test;
 
 size_t count_lines(const std::string &log, const std::string &part)
 {
@@ -33,21 +28,6 @@ size_t count_lines(const std::string &log, const std::string &part)
     for (size_t at = log.find(part); at != std::string::npos; at = log.find(part, at + 1))
         ++n;
     return n;
-}
-
-bool same_everywhere(uint64_t value)
-{
-    uint64_t lo = 0, hi = 0;
-    MPI_Allreduce(&value, &lo, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&value, &hi, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
-    return lo == hi;
-}
-
-int count_pes(bool flag)
-{
-    int mine = flag, total = 0;
-    MPI_Allreduce(&mine, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    return total;
 }
 
 // ---- before init ----------------------------------------------------------------------------

@@ -16,6 +16,8 @@
 namespace
 {
 
+using namespace symh_test;
+
 class Boot : public SymhTest
 {
 };
@@ -25,14 +27,6 @@ int world_size()
     int size = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     return size;
-}
-
-// Number of PEs for which `flag` is true.
-int count_pes(bool flag)
-{
-    int mine = flag ? 1 : 0, total = 0;
-    MPI_Allreduce(&mine, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    return total;
 }
 
 bool contains(const std::string &text, const std::string &part)

@@ -20,34 +20,7 @@
 namespace
 {
 
-int me()
-{
-    return symh_test_world_rank();
-}
-
-int npes()
-{
-    int n = 0;
-    MPI_Comm_size(MPI_COMM_WORLD, &n);
-    return n;
-}
-
-// Number of PEs for which `flag` holds.
-int count_pes(bool flag)
-{
-    int mine = flag, total = 0;
-    MPI_Allreduce(&mine, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    return total;
-}
-
-// Whether every PE passed the same value.
-bool same_everywhere(uint64_t value)
-{
-    uint64_t lo = 0, hi = 0;
-    MPI_Allreduce(&value, &lo, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&value, &hi, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
-    return lo == hi;
-}
+using namespace symh_test;
 
 uint64_t offset_of(const void *p)
 {

@@ -21,17 +21,7 @@
 namespace
 {
 
-int me()
-{
-    return symh_test_world_rank();
-}
-
-int npes()
-{
-    int n = 0;
-    MPI_Comm_size(MPI_COMM_WORLD, &n);
-    return n;
-}
+using namespace symh_test;
 
 int right()
 {
