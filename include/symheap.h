@@ -10,5 +10,6 @@
 #include <symheap/rma.h>
 #include <symheap/barrier.h>
 #include <symheap/registration.h>
+#include <symheap/vmm.h>
 
 #endif /* SYMHEAP_H */

@@ -11,6 +11,7 @@
 #include "core/core_status.h"
 #include "heap/heap_window.h"
 #include "registration/reg_registry.h"
+#include "registration/reg_vmm.h"
 #include "transport/tl_ipc.h"
 #include "transport/tl_rma.h"
 #include "transport/tl_route.h"
@@ -199,6 +200,7 @@ void symh_finalize(void)
     symh_coll_barrier_fini();
     symh_tl_rma_fini();
     symh_tl_ipc_fini();
+    symh_vmm_fini(); /* what the application left mapped, reserved or created */
     symh_reg_fini();
     symh_heap_fini();
     symh_coll_fini();
