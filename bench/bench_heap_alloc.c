@@ -60,14 +60,6 @@ static void bench_generate(bench_op_t *ops, size_t n, uint32_t max_live)
     }
 }
 
-static double bench_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Seconds for the sequence on symheap's allocator; negative on any failure. */
 static double bench_symheap(const bench_op_t *ops, size_t n, size_t *offsets)
 {
@@ -78,7 +70,7 @@ static double bench_symheap(const bench_op_t *ops, size_t n, size_t *offsets)
 
     if (symh_heap_alloc_create(BENCH_HEAP_SIZE, &alloc) != SYMH_OK)
         return -1;
-    t0 = bench_now();
+    t0 = symh_bench_now();
     for (i = 0; i < n; ++i) {
         if (ops[i].size != 0) {
             failed |= symh_heap_alloc_alloc(alloc, ops[i].size, SYMH_HEAP_ALLOC_GRANULE,
@@ -89,7 +81,7 @@ static double bench_symheap(const bench_op_t *ops, size_t n, size_t *offsets)
             offsets[ops[i].slot] = offsets[--live];
         }
     }
-    t1 = bench_now();
+    t1 = symh_bench_now();
     /* Untimed: the allocator's own invariant walk, then everything back. */
     failed |= symh_heap_alloc_check(alloc);
     for (i = 0; i < live; ++i)
@@ -105,7 +97,7 @@ static double bench_glibc(const bench_op_t *ops, size_t n, void **ptrs)
     double t0, t1;
     int failed = 0;
 
-    t0 = bench_now();
+    t0 = symh_bench_now();
     for (i = 0; i < n; ++i) {
         if (ops[i].size != 0) {
             ptrs[ops[i].slot] = malloc(ops[i].size);
@@ -116,7 +108,7 @@ static double bench_glibc(const bench_op_t *ops, size_t n, void **ptrs)
             ptrs[ops[i].slot] = ptrs[--live];
         }
     }
-    t1 = bench_now();
+    t1 = symh_bench_now();
     for (i = 0; i < live; ++i)
         free(ptrs[i]);
     return failed ? -1 : t1 - t0;

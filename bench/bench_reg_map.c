@@ -53,14 +53,6 @@ static uint64_t bench_next(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-static double bench_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* The array's answer for addr: the index of the range holding it, or -1. */
 static long bench_array_find(const bench_key_t *keys, size_t n, uintptr_t addr)
 {
@@ -86,12 +78,12 @@ static double bench_map(const symh_reg_map_t *map, const uintptr_t *addrs, size_
     double t0;
     size_t i;
 
-    t0 = bench_now();
+    t0 = symh_bench_now();
     for (i = 0; i < n_addrs; ++i)
         if (symh_reg_map_lookup(map, addrs[i], &e) == SYMH_OK)
             s += e.base;
     *sum = s;
-    return bench_now() - t0;
+    return symh_bench_now() - t0;
 }
 
 static double bench_array(const bench_key_t *keys, const symh_reg_entry_t *entries, size_t n,
@@ -102,7 +94,7 @@ static double bench_array(const bench_key_t *keys, const symh_reg_entry_t *entri
     double t0;
     size_t i;
 
-    t0 = bench_now();
+    t0 = symh_bench_now();
     for (i = 0; i < n_addrs; ++i) {
         long k = bench_array_find(keys, n, addrs[i]);
 
@@ -112,7 +104,7 @@ static double bench_array(const bench_key_t *keys, const symh_reg_entry_t *entri
         }
     }
     *sum = s;
-    return bench_now() - t0;
+    return symh_bench_now() - t0;
 }
 
 static int bench_usage(FILE *out)

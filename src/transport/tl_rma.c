@@ -35,15 +35,12 @@ int symh_tl_rma_init(void)
     symh_tl_rma = (symh_tl_rma_state_t){
         .my_pe = symh_boot_info.my_pe,
         .n_pes = n,
-        .my_base = (uintptr_t)symh_tl_window.base,
         .heap_lo = (uintptr_t)symh_tl_window.base + symh_tl_window.heap_offset,
         .heap_size = symh_tl_window.heap_size,
         .heap_offset = symh_tl_window.heap_offset,
         .peer_base = bases,
     };
-    /* Published last: a thread that sees `up` sees the rest (single-threaded init is the rule,
-     * this only matters for the lazy path of symh_tl_rma_check_up). */
-    __atomic_store_n(&symh_tl_rma.up, 1, __ATOMIC_RELEASE);
+    symh_tl_rma.up = 1;
     return SYMH_OK;
 }
 
@@ -54,18 +51,12 @@ void symh_tl_rma_fini(void)
     symh_tl_rma = (symh_tl_rma_state_t){ .up = 0 };
 }
 
-int symh_tl_rma_check_up(const char *func)
+void symh_tl_rma_not_up(const char *func)
 {
-    /* The window moved or went away since the cache was filled: drop the cache. */
-    if (symh_tl_rma.up)
-        symh_tl_rma_fini();
-    if (symh_boot_is_up() && symh_tl_window.base != NULL && symh_tl_rma_init() == SYMH_OK)
-        return 1;
     symh_error("%s: symheap is not initialized (call symh_init first; it is also an error after "
                "symh_finalize)",
                func);
     symh_status_set(SYMH_ERR_NOT_INITIALIZED);
-    return 0;
 }
 
 int symh_tl_rma_explain(const char *func, const char *arg, const void *addr, size_t nelems,

@@ -16,10 +16,9 @@ typedef struct {
     int up;
     int my_pe;
     int n_pes;
-    uintptr_t my_base; /* this PE's window */
     uintptr_t heap_lo; /* this PE's heap: heap_lo .. heap_lo + heap_size */
     size_t heap_size;
-    size_t heap_offset; /* heap_lo - my_base */
+    size_t heap_offset; /* heap_lo - this PE's window base */
     char **peer_base;   /* n_pes entries: the window of each PE here, NULL when unreachable */
 } symh_tl_rma_state_t;
 
@@ -29,10 +28,8 @@ extern symh_tl_rma_state_t symh_tl_rma;
 int symh_tl_rma_init(void);
 void symh_tl_rma_fini(void);
 
-/* Slow path when the cache is not filled: fills it when the runtime is up (so that RMA works
- * before the runtime calls symh_tl_rma_init), else logs the not-initialized line. Returns 1 when
- * the cache is usable. */
-int symh_tl_rma_check_up(const char *func);
+/* Logs the not-initialized line naming `func` and records the error. */
+void symh_tl_rma_not_up(const char *func);
 
 /* What symh_tl_rma_explain returns for a valid access to a PE that is not mapped: it goes
  * through the ops table of the PE's route. Internal, never a public status. */
@@ -93,15 +90,14 @@ static inline char *symh_tl_rma_xlate(const char *func, const char *arg, const v
     return mapped;
 }
 
-/* Ends a public call when symheap is not up. The window comparison also catches a finalize (the
- * IPC layer clears its window) when symh_tl_rma_fini was not called, so a call after
- * symh_finalize is refused rather than touching an unmapped window. */
-#define SYMH_TL_RMA_CHECK_UP_IN(func, retval)                                                   \
-    do {                                                                                        \
-        if (__builtin_expect(                                                                   \
-                !symh_tl_rma.up || symh_tl_rma.my_base != (uintptr_t)symh_tl_window.base, 0) && \
-            !symh_tl_rma_check_up(func))                                                        \
-            return retval;                                                                      \
+/* Ends a public call when symheap is not up (the runtime fills the cache at init, after the
+ * IPC mapping, and clears it at finalize before the windows go away). */
+#define SYMH_TL_RMA_CHECK_UP_IN(func, retval)       \
+    do {                                            \
+        if (__builtin_expect(!symh_tl_rma.up, 0)) { \
+            symh_tl_rma_not_up(func);               \
+            return retval;                          \
+        }                                           \
     } while (0)
 
 #define SYMH_TL_RMA_CHECK_UP(retval) SYMH_TL_RMA_CHECK_UP_IN(__func__, retval)

@@ -431,6 +431,12 @@ TEST_F(Heap, ReallocMisuseLeavesTheOldBlock)
     });
     expect_one_line("is not in the symmetric heap",
                     [&on_stack] { EXPECT_EQ(nullptr, symh_realloc(&on_stack, 64)); });
+    void *foreign = malloc(64);
+    expect_one_line("is not in the symmetric heap", [foreign] {
+        EXPECT_EQ(nullptr, symh_realloc(foreign, 64));
+        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
+    });
+    free(foreign);
     expect_one_line("exceed the whole heap", [p] {
         EXPECT_EQ(nullptr, symh_realloc(p, SIZE_MAX / 2));
         EXPECT_EQ(SYMH_ERR_NO_MEMORY, symh_last_error());
