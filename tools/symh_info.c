@@ -8,10 +8,8 @@
 #include "transport/tl_route.h"
 
 static const char *const symh_info_type_names[] = {
-    [SYMH_CONFIG_SIZE] = "size",
-    [SYMH_CONFIG_BOOL] = "bool",
-    [SYMH_CONFIG_ENUM] = "enum",
-    [SYMH_CONFIG_STRING] = "string",
+    [SYMH_CONFIG_SIZE] = "size", [SYMH_CONFIG_COUNT] = "count",   [SYMH_CONFIG_BOOL] = "bool",
+    [SYMH_CONFIG_ENUM] = "enum", [SYMH_CONFIG_STRING] = "string",
 };
 
 static void symh_info_usage(FILE *out)

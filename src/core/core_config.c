@@ -69,6 +69,25 @@ int symh_config_parse_size(const char *text, size_t *size)
     return SYMH_OK;
 }
 
+/* A decimal count up to INT_MAX: no sign, no suffix, no spaces. */
+static int symh_config_parse_count(const char *text, size_t *count)
+{
+    size_t value = 0;
+    const char *p;
+
+    if (*text == '\0')
+        return SYMH_ERR_INVALID_ARG;
+    for (p = text; *p != '\0'; ++p) {
+        if (*p < '0' || *p > '9')
+            return SYMH_ERR_INVALID_ARG;
+        value = value * 10 + (size_t)(*p - '0');
+        if (value > INT_MAX)
+            return SYMH_ERR_INVALID_ARG;
+    }
+    *count = value;
+    return SYMH_OK;
+}
+
 static int symh_config_parse_bool(const char *text, int *value)
 {
     static const char *const yes[] = { "1", "y", "yes", "true", "on" };
@@ -119,6 +138,10 @@ int symh_config_parse(const symh_config_var_t *var, const char *text, symh_confi
     case SYMH_CONFIG_SIZE:
         status = symh_config_parse_size(text, &value->size);
         expected = "a byte count with an optional k, m, g or t suffix (powers of 1024)";
+        break;
+    case SYMH_CONFIG_COUNT:
+        status = symh_config_parse_count(text, &value->size);
+        expected = "a decimal count from 0 to 2147483647";
         break;
     case SYMH_CONFIG_BOOL:
         status = symh_config_parse_bool(text, &value->boolean);

@@ -8,6 +8,7 @@
 
 typedef enum {
     SYMH_CONFIG_SIZE,  /* bytes, optional k/m/g/t suffix */
+    SYMH_CONFIG_COUNT, /* a decimal count, no suffix; read with symh_config_size */
     SYMH_CONFIG_BOOL,  /* 0/1, yes/no, true/false, on/off */
     SYMH_CONFIG_ENUM,  /* one of the '|'-separated choices; the value is its index */
     SYMH_CONFIG_STRING /* any text up to SYMH_CONFIG_STRING_MAX - 1 bytes */

@@ -9,6 +9,8 @@
       "symmetric heap bytes per PE; suffixes k, m, g, t are powers of 1024")                       \
     X(SYMM_AREA_SIZE, SIZE, "64g", NULL,                                                           \
       "address space reserved after the heap for symmetric registrations (costs no memory)")       \
+    X(MAX_SYMM_REGIONS, COUNT, "64", NULL,                                                         \
+      "most live symh_buffer_register_symmetric regions per PE")                                   \
     X(HOSTID, STRING, "", NULL,                                                                    \
       "node identity: PEs with the same value form one node (default: PEs sharing memory)")        \
     X(TRANSPORT, ENUM, "auto", "auto|ipc|ucx|ofi",                                                 \

@@ -1,16 +1,25 @@
-/* registration: the interval map of reg_map.h: an AVL tree of non-overlapping ranges keyed by
- * base, in a table of records, under one reader-writer lock (docs/registry.md).
+/* registration: the interval map of reg_map.h: a B+tree of non-overlapping ranges keyed by
+ * base, over a table of entries, under one reader-writer lock (docs/registry.md).
  *
- * Records: record i is nodes[i] (what the descent reads: base and children, 16 bytes),
- * entries[i] (the entry as given; read once the range is found) and heights[i] (writers only).
- * Released records form a free list through `left`. The table grows by doubling (amortized
- * O(1)) before anything changes, so a failed insert leaves the map as it was; nothing else
- * allocates. `scratch` (one index per record) lets remove_if rebuild the
- * tree in O(n) without allocating.
+ * Why a B+tree: a lookup is a predecessor search (greatest base <= addr) followed by
+ * `addr < end`. In a binary tree that search is a chain of ~20 dependent loads, each a cache miss
+ * once the tree outgrows the caches; here it is one node per level (4-5 levels at 1e6 ranges),
+ * each node a few adjacent cache lines fetched together, and the upper levels stay cached.
  *
- * Because ranges never overlap, ordering by base also orders them by end: the range holding
- * `addr` can only be the one with the greatest base <= addr, found in one descent, and an insert
- * can only collide with its predecessor or its successor by base.
+ * Layout: three pools indexed by 32-bit numbers. Inner nodes hold up to SYMH_REG_MAP_FANOUT
+ * children and the separators between them; leaves hold up to SYMH_REG_MAP_LEAF_MAX ranges as
+ * parallel arrays of bases, ends and record numbers, and are chained in base order. Records
+ * (`entries`) hold the entries as given and are read only once a range is found. Unused key
+ * slots hold UINTPTR_MAX, which no base can be (a range's base + length does not overflow), so a
+ * node search is a fixed, branch-free count over all slots.
+ *
+ * Separators are exact: key[i] of an inner node is the smallest base in the subtree of
+ * child[i + 1]. So the leaf a descent reaches always starts at or below `addr` unless it is the
+ * leftmost one, and the predecessor is always in that leaf: one descent, no backtracking.
+ *
+ * Memory: every pool grows by doubling before anything changes (an insert first reserves one
+ * record, one leaf and one inner node per level plus one), so a failed insert leaves the map as
+ * it was; remove and remove_if only release. Released nodes and records go on free lists.
  *
  * Locking: lookup and count take the lock shared; insert, remove and remove_if exclusive. The
  * lock prefers writers, so a stream of lookups cannot starve an unregister. */
@@ -26,305 +35,660 @@
 
 #include "core/core_log.h"
 
-#define SYMH_REG_MAP_NIL          UINT32_MAX
-#define SYMH_REG_MAP_INITIAL_LOG2 6
-#define SYMH_REG_MAP_INITIAL      ((uint32_t)1 << SYMH_REG_MAP_INITIAL_LOG2)
-#define SYMH_REG_MAP_MAX_DEPTH    128 /* check(): stops on a corrupted (cyclic) tree */
-#define SYMH_REG_MAP_MAX_RECORDS  (SYMH_REG_MAP_NIL - 1)
+#define SYMH_REG_MAP_NIL         UINT32_MAX
+#define SYMH_REG_MAP_FREE        UINT32_MAX /* `n` of a released node */
+#define SYMH_REG_MAP_NO_KEY      UINTPTR_MAX
+#define SYMH_REG_MAP_INITIAL     64
+#define SYMH_REG_MAP_MAX_RECORDS (SYMH_REG_MAP_NIL - 1)
 
-/* What a lookup's descent reads, and nothing more: 16 bytes, so that the nodes of 1e6 ranges
- * (16 MiB) stay in a server's last-level cache. The end of a range is read from its entry once
- * the descent is over; heights only matter to writers and live apart. */
+/* 16 ranges per leaf: the bases are two cache lines, the whole leaf six. 32 children per inner
+ * node: after random inserts (nodes ~70 % full) 1e6 ranges take ~90 000 leaves under four inner
+ * levels, the upper three (~200 nodes) always cached. Leaves of 8 and 32 and fan-outs of 16 and
+ * 64 measured no better (docs/registry.md). */
+#define SYMH_REG_MAP_LEAF_MAX   16
+#define SYMH_REG_MAP_LEAF_MIN   (SYMH_REG_MAP_LEAF_MAX / 2)
+#define SYMH_REG_MAP_FANOUT     32
+#define SYMH_REG_MAP_FANOUT_MIN (SYMH_REG_MAP_FANOUT / 2)
+/* Every node but the root is at least half full, so 2^32 records need fewer levels than this. */
+#define SYMH_REG_MAP_MAX_HEIGHT 32
+
+#define SYMH_REG_MAP_LINE 64
+
 typedef struct {
-    uintptr_t base;
-    uint32_t left;
-    uint32_t right;
-} symh_reg_node_t;
+    uintptr_t key[SYMH_REG_MAP_FANOUT - 1]; /* key[i]: smallest base under child[i + 1] */
+    uint32_t child[SYMH_REG_MAP_FANOUT];
+    uint32_t n; /* children; SYMH_REG_MAP_FREE when released (child[0] links the free list) */
+} __attribute__((aligned(SYMH_REG_MAP_LINE))) symh_reg_inner_t;
+
+typedef struct {
+    uintptr_t base[SYMH_REG_MAP_LEAF_MAX]; /* what the search reads */
+    uintptr_t end[SYMH_REG_MAP_LEAF_MAX];  /* so that a miss in a gap reads no entry */
+    uint32_t rec[SYMH_REG_MAP_LEAF_MAX];
+    uint32_t n;    /* ranges; SYMH_REG_MAP_FREE when released */
+    uint32_t next; /* the next leaf in base order (free list link when released) */
+} __attribute__((aligned(SYMH_REG_MAP_LINE))) symh_reg_leaf_t;
+
+/* A pool of fixed-size items numbered from 0: [0, top) handed out at some point, of which `nfree`
+ * are released and linked from `free`. */
+typedef struct {
+    void *mem;
+    uint32_t cap;
+    uint32_t top;
+    uint32_t free;
+    uint32_t nfree;
+} symh_reg_pool_t;
 
 struct symh_reg_map {
     pthread_rwlock_t lock;
-    symh_reg_node_t *nodes;
-    symh_reg_entry_t *entries;
-    uint8_t *heights; /* AVL height of each record's subtree; a leaf is 1, 0 a released record */
-    uint32_t *scratch;
-    uint32_t cap;  /* records allocated */
-    uint32_t top;  /* records ever handed out; [top, cap) never used yet */
-    uint32_t free; /* released records, linked through `left` */
+    symh_reg_pool_t inners;  /* symh_reg_inner_t */
+    symh_reg_pool_t leaves;  /* symh_reg_leaf_t */
+    symh_reg_pool_t records; /* symh_reg_entry_t; released: length 0, base links the free list */
+    uint32_t *scratch;       /* one per record: remove_if's list of keepers */
+    uint32_t scratch_cap;
     uint32_t root;
+    uint32_t height; /* inner levels above the leaves; 0: the root is a leaf */
     size_t count;
 };
+
+/* One step of a descent: the inner node and which child it went to. */
+typedef struct {
+    uint32_t node;
+    uint32_t pos;
+} symh_reg_step_t;
 
 /* The O(n) invariant walk for tests (tests/shim/shim_reg.h); not part of reg_map.h's interface.
  * Returns SYMH_OK or SYMH_ERR_SYSTEM after logging what is wrong. */
 
-/* ---- the record table ------------------------------------------------------------------------ */
+#define INNER(m, i) (&((symh_reg_inner_t *)(m)->inners.mem)[i])
+#define LEAF(m, i)  (&((symh_reg_leaf_t *)(m)->leaves.mem)[i])
+#define ENTRY(m, i) (&((symh_reg_entry_t *)(m)->records.mem)[i])
+
+/* ---- pools ----------------------------------------------------------------------------------- */
 
 /* Arrays of at least this many bytes are placed on 2 MiB boundaries with transparent huge pages
- * advised: a lookup at 1e6 ranges touches ~20 records scattered over 32 MiB of nodes, and with
- * 4 KiB pages each of them is a TLB miss as well as a cache miss. */
+ * advised: at 1e6 ranges the leaves and entries span ~130 MiB, and with 4 KiB pages each node
+ * visited would also be a TLB miss. */
 #define SYMH_REG_MAP_HUGE ((size_t)2 << 20)
 
-/* realloc, except that large arrays move to fresh huge-page-advised memory (copied, not
- * mremap'ed, so that the copy faults in huge pages). NULL on failure, `old` untouched. */
-static void *records_realloc(void *old, size_t old_bytes, size_t bytes)
+/* A copy of `old` in a larger, line-aligned (huge-page-advised when large) array. NULL on
+ * failure, `old` untouched. Copied, not mremap'ed, so that the copy faults in huge pages. */
+static void *pool_realloc(void *old, size_t old_bytes, size_t bytes)
 {
-    size_t rounded = (bytes + SYMH_REG_MAP_HUGE - 1) & ~(SYMH_REG_MAP_HUGE - 1);
-    void *p;
+    size_t align = bytes >= SYMH_REG_MAP_HUGE ? SYMH_REG_MAP_HUGE : SYMH_REG_MAP_LINE;
+    size_t rounded = (bytes + align - 1) & ~(align - 1);
+    void *p = aligned_alloc(align, rounded);
 
-    if (bytes < SYMH_REG_MAP_HUGE)
-        return realloc(old, bytes);
-    p = aligned_alloc(SYMH_REG_MAP_HUGE, rounded);
     if (p == NULL)
         return NULL;
     /* Advice only: without THP (or with it off) the map is as correct, only slower. */
-    (void)madvise(p, rounded, MADV_HUGEPAGE);
+    if (align == SYMH_REG_MAP_HUGE)
+        (void)madvise(p, rounded, MADV_HUGEPAGE);
     if (old != NULL)
         memcpy(p, old, old_bytes);
     free(old);
     return p;
 }
 
-static int records_grow(symh_reg_map_t *map, uint32_t cap)
+static uint32_t pool_avail(const symh_reg_pool_t *p)
 {
-    symh_reg_node_t *nodes;
-    symh_reg_entry_t *entries;
-    uint8_t *heights;
-    uint32_t *scratch;
-
-    /* Each array is replaced only once its move succeeded, so a failure midway leaves larger
-     * arrays behind but a consistent map (cap is the smallest of the three). */
-    nodes = records_realloc(map->nodes, (size_t)map->cap * sizeof(*nodes),
-                            (size_t)cap * sizeof(*nodes));
-    if (nodes == NULL)
-        return SYMH_ERR_NO_MEMORY;
-    map->nodes = nodes;
-    entries = records_realloc(map->entries, (size_t)map->cap * sizeof(*entries),
-                              (size_t)cap * sizeof(*entries));
-    if (entries == NULL)
-        return SYMH_ERR_NO_MEMORY;
-    map->entries = entries;
-    heights = realloc(map->heights, (size_t)cap * sizeof(*heights));
-    if (heights == NULL)
-        return SYMH_ERR_NO_MEMORY;
-    map->heights = heights;
-    scratch = realloc(map->scratch, (size_t)cap * sizeof(*scratch));
-    if (scratch == NULL)
-        return SYMH_ERR_NO_MEMORY;
-    map->scratch = scratch;
-    map->cap = cap;
-    return SYMH_OK;
+    return p->cap - p->top + p->nfree;
 }
 
-/* Makes one record available. */
-static int records_reserve(symh_reg_map_t *map)
+/* Grows the pool until `need` items are available. */
+static int pool_reserve(symh_reg_pool_t *p, size_t size, uint32_t need, const char *what)
 {
-    uint32_t cap;
+    uint32_t cap = p->cap;
+    void *mem;
 
-    if (map->free != SYMH_REG_MAP_NIL || map->top < map->cap)
+    if (pool_avail(p) >= need)
         return SYMH_OK;
-    /* 32-bit indices; the bytes of 2^32 records fit a 64-bit size_t. */
-    if (map->cap >= SYMH_REG_MAP_MAX_RECORDS) {
-        symh_error("registry: cannot hold more than %u ranges", map->cap);
+    while (cap - p->top + p->nfree < need) {
+        /* 32-bit numbers; the bytes of 2^32 items fit a 64-bit size_t. */
+        if (cap >= SYMH_REG_MAP_MAX_RECORDS) {
+            symh_error("registry: cannot hold more than %u %s", cap, what);
+            return SYMH_ERR_NO_MEMORY;
+        }
+        if (cap == 0)
+            cap = need;
+        else
+            cap = cap <= SYMH_REG_MAP_MAX_RECORDS / 2 ? cap * 2 : SYMH_REG_MAP_MAX_RECORDS;
+    }
+    mem = pool_realloc(p->mem, (size_t)p->cap * size, (size_t)cap * size);
+    if (mem == NULL) {
+        symh_error("registry: cannot grow the %s from %u to %u (out of host memory)", what, p->cap,
+                   cap);
         return SYMH_ERR_NO_MEMORY;
     }
-    cap = map->cap <= SYMH_REG_MAP_MAX_RECORDS / 2 ? map->cap * 2 : SYMH_REG_MAP_MAX_RECORDS;
-    if (records_grow(map, cap) != SYMH_OK) {
-        symh_error("registry: cannot grow the range table from %u to %u records (out of host "
-                   "memory)",
-                   map->cap, cap);
-        return SYMH_ERR_NO_MEMORY;
-    }
+    p->mem = mem;
+    p->cap = cap;
     return SYMH_OK;
 }
 
-static uint32_t record_new(symh_reg_map_t *map)
+static uint32_t inner_new(symh_reg_map_t *m)
 {
-    uint32_t n = map->free;
+    uint32_t n = m->inners.free;
 
-    if (n != SYMH_REG_MAP_NIL)
-        map->free = map->nodes[n].left;
-    else
-        n = map->top++;
-    return n;
-}
-
-static void record_release(symh_reg_map_t *map, uint32_t n)
-{
-    map->heights[n] = 0;
-    map->nodes[n].left = map->free;
-    map->free = n;
-}
-
-/* ---- the AVL tree ---------------------------------------------------------------------------- */
-
-static uint32_t tree_height(const symh_reg_map_t *m, uint32_t n)
-{
-    return n == SYMH_REG_MAP_NIL ? 0 : m->heights[n];
-}
-
-static void tree_fix_height(symh_reg_map_t *m, uint32_t n)
-{
-    uint32_t hl = tree_height(m, m->nodes[n].left), hr = tree_height(m, m->nodes[n].right);
-
-    m->heights[n] = (uint8_t)((hl > hr ? hl : hr) + 1);
-}
-
-static uint32_t tree_rotate_right(symh_reg_map_t *m, uint32_t n)
-{
-    uint32_t l = m->nodes[n].left;
-
-    m->nodes[n].left = m->nodes[l].right;
-    m->nodes[l].right = n;
-    tree_fix_height(m, n);
-    tree_fix_height(m, l);
-    return l;
-}
-
-static uint32_t tree_rotate_left(symh_reg_map_t *m, uint32_t n)
-{
-    uint32_t r = m->nodes[n].right;
-
-    m->nodes[n].right = m->nodes[r].left;
-    m->nodes[r].left = n;
-    tree_fix_height(m, n);
-    tree_fix_height(m, r);
-    return r;
-}
-
-static uint32_t tree_balance(symh_reg_map_t *m, uint32_t n)
-{
-    uint32_t hl = tree_height(m, m->nodes[n].left), hr = tree_height(m, m->nodes[n].right);
-
-    if (hl > hr + 1) {
-        uint32_t l = m->nodes[n].left;
-
-        if (tree_height(m, m->nodes[l].left) < tree_height(m, m->nodes[l].right))
-            m->nodes[n].left = tree_rotate_left(m, l);
-        return tree_rotate_right(m, n);
-    }
-    if (hr > hl + 1) {
-        uint32_t r = m->nodes[n].right;
-
-        if (tree_height(m, m->nodes[r].right) < tree_height(m, m->nodes[r].left))
-            m->nodes[n].right = tree_rotate_right(m, r);
-        return tree_rotate_left(m, n);
-    }
-    tree_fix_height(m, n);
-    return n;
-}
-
-/* Recursion depth is the tree height: at most 1.44 log2(2^32) < 48. */
-static uint32_t tree_insert(symh_reg_map_t *m, uint32_t root, uint32_t n)
-{
-    if (root == SYMH_REG_MAP_NIL)
-        return n;
-    if (m->nodes[n].base < m->nodes[root].base)
-        m->nodes[root].left = tree_insert(m, m->nodes[root].left, n);
-    else
-        m->nodes[root].right = tree_insert(m, m->nodes[root].right, n);
-    return tree_balance(m, root);
-}
-
-static uint32_t tree_remove_min(symh_reg_map_t *m, uint32_t root, uint32_t *min)
-{
-    if (m->nodes[root].left == SYMH_REG_MAP_NIL) {
-        *min = root;
-        return m->nodes[root].right;
-    }
-    m->nodes[root].left = tree_remove_min(m, m->nodes[root].left, min);
-    return tree_balance(m, root);
-}
-
-/* Unlinks the record whose base is `base` (present). */
-static uint32_t tree_remove(symh_reg_map_t *m, uint32_t root, uintptr_t base)
-{
-    uint32_t min;
-
-    if (base < m->nodes[root].base) {
-        m->nodes[root].left = tree_remove(m, m->nodes[root].left, base);
-    } else if (base > m->nodes[root].base) {
-        m->nodes[root].right = tree_remove(m, m->nodes[root].right, base);
+    if (n != SYMH_REG_MAP_NIL) {
+        m->inners.free = INNER(m, n)->child[0];
+        m->inners.nfree--;
     } else {
-        if (m->nodes[root].right == SYMH_REG_MAP_NIL)
-            return m->nodes[root].left;
-        m->nodes[root].right = tree_remove_min(m, m->nodes[root].right, &min);
-        m->nodes[min].left = m->nodes[root].left;
-        m->nodes[min].right = m->nodes[root].right;
-        return tree_balance(m, min);
+        n = m->inners.top++;
     }
-    return tree_balance(m, root);
-}
-
-/* The record with the greatest base <= addr, or NIL. */
-static uint32_t tree_floor(const symh_reg_map_t *m, uint32_t n, uintptr_t addr)
-{
-    uint32_t best = SYMH_REG_MAP_NIL;
-
-    while (n != SYMH_REG_MAP_NIL) {
-        if (m->nodes[n].base <= addr) {
-            best = n;
-            n = m->nodes[n].right;
-        } else {
-            n = m->nodes[n].left;
-        }
-    }
-    return best;
-}
-
-/* The record with the smallest base > addr, or NIL. */
-static uint32_t tree_above(const symh_reg_map_t *m, uint32_t n, uintptr_t addr)
-{
-    uint32_t best = SYMH_REG_MAP_NIL;
-
-    while (n != SYMH_REG_MAP_NIL) {
-        if (m->nodes[n].base > addr) {
-            best = n;
-            n = m->nodes[n].left;
-        } else {
-            n = m->nodes[n].right;
-        }
-    }
-    return best;
-}
-
-/* The record whose range holds `addr`, or NIL. */
-static uint32_t tree_find(const symh_reg_map_t *map, uintptr_t addr)
-{
-    uint32_t n = tree_floor(map, map->root, addr);
-
-    /* Ranges never wrap, so addr - base < length is the bounds check (n's base <= addr). */
-    return n != SYMH_REG_MAP_NIL && addr - map->nodes[n].base < map->entries[n].length
-               ? n
-               : SYMH_REG_MAP_NIL;
-}
-
-/* A balanced tree over the records sorted[lo, hi), sorted by base; returns its root. */
-static uint32_t tree_build(symh_reg_map_t *m, const uint32_t *sorted, size_t lo, size_t hi)
-{
-    size_t mid;
-    uint32_t n;
-
-    if (lo == hi)
-        return SYMH_REG_MAP_NIL;
-    mid = lo + (hi - lo) / 2;
-    n = sorted[mid];
-    m->nodes[n].left = tree_build(m, sorted, lo, mid);
-    m->nodes[n].right = tree_build(m, sorted, mid + 1, hi);
-    tree_fix_height(m, n);
     return n;
 }
 
-/* Appends the records of the subtree to out[*len ...] in base order. */
-static void tree_collect(const symh_reg_map_t *m, uint32_t n, uint32_t *out, size_t *len)
+static void inner_release(symh_reg_map_t *m, uint32_t n)
 {
-    while (n != SYMH_REG_MAP_NIL) {
-        tree_collect(m, m->nodes[n].left, out, len);
-        out[(*len)++] = n;
-        n = m->nodes[n].right;
+    symh_reg_inner_t *in = INNER(m, n);
+
+    in->n = SYMH_REG_MAP_FREE;
+    in->child[0] = m->inners.free;
+    m->inners.free = n;
+    m->inners.nfree++;
+}
+
+static uint32_t leaf_new(symh_reg_map_t *m)
+{
+    uint32_t n = m->leaves.free;
+
+    if (n != SYMH_REG_MAP_NIL) {
+        m->leaves.free = LEAF(m, n)->next;
+        m->leaves.nfree--;
+    } else {
+        n = m->leaves.top++;
     }
+    return n;
+}
+
+static void leaf_release(symh_reg_map_t *m, uint32_t n)
+{
+    symh_reg_leaf_t *lf = LEAF(m, n);
+
+    lf->n = SYMH_REG_MAP_FREE;
+    lf->next = m->leaves.free;
+    m->leaves.free = n;
+    m->leaves.nfree++;
+}
+
+static uint32_t record_new(symh_reg_map_t *m)
+{
+    uint32_t n = m->records.free;
+
+    if (n != SYMH_REG_MAP_NIL) {
+        m->records.free = (uint32_t)ENTRY(m, n)->base;
+        m->records.nfree--;
+    } else {
+        n = m->records.top++;
+    }
+    return n;
+}
+
+static void record_release(symh_reg_map_t *m, uint32_t n)
+{
+    symh_reg_entry_t *e = ENTRY(m, n);
+
+    e->length = 0;
+    e->base = m->records.free;
+    m->records.free = n;
+    m->records.nfree++;
+}
+
+/* Makes one record available. Records and scratch grow together (scratch holds one number per
+ * record); a scratch that failed to follow is retried on the next call. */
+static int records_reserve(symh_reg_map_t *m)
+{
+    uint32_t *scratch;
+    int ret;
+
+    ret = pool_reserve(&m->records, sizeof(symh_reg_entry_t), 1, "ranges");
+    if (ret != SYMH_OK || m->scratch_cap == m->records.cap)
+        return ret;
+    scratch = realloc(m->scratch, (size_t)m->records.cap * sizeof(*scratch));
+    if (scratch == NULL) {
+        symh_error("registry: cannot grow the range table to %u (out of host memory)",
+                   m->records.cap);
+        return SYMH_ERR_NO_MEMORY;
+    }
+    m->scratch = scratch;
+    m->scratch_cap = m->records.cap;
+    return SYMH_OK;
+}
+
+/* ---- node search ----------------------------------------------------------------------------- */
+
+/* How many of key[0, len) are <= addr. A branch-free count over every slot (the unused ones hold
+ * UINTPTR_MAX): the loads are independent, so the lines of a node are fetched in parallel and
+ * nothing mispredicts. Four counters keep the adds from forming one long chain. */
+static inline uint32_t keys_rank(const uintptr_t *key, uint32_t len, uintptr_t addr)
+{
+    uint32_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, i;
+
+    for (i = 0; i + 4 <= len; i += 4) {
+        c0 += key[i] <= addr;
+        c1 += key[i + 1] <= addr;
+        c2 += key[i + 2] <= addr;
+        c3 += key[i + 3] <= addr;
+    }
+    for (; i < len; ++i)
+        c0 += key[i] <= addr;
+    return c0 + c1 + c2 + c3;
+}
+
+/* Starts fetching every line of a node the descent is about to read: the child number and the
+ * end or record read after the search would otherwise be a second miss, dependent on the first. */
+static inline void node_prefetch(const void *node, size_t size)
+{
+    const char *p = node;
+    size_t off;
+
+    for (off = 0; off < size; off += SYMH_REG_MAP_LINE)
+        __builtin_prefetch(p + off);
+}
+
+/* The child an inner node leads to for addr. */
+static inline uint32_t inner_pos(const symh_reg_inner_t *in, uintptr_t addr)
+{
+    uint32_t c = keys_rank(in->key, SYMH_REG_MAP_FANOUT - 1, addr);
+
+    /* Only addr == UINTPTR_MAX counts the unused slots too. */
+    return c < in->n ? c : in->n - 1;
+}
+
+/* How many ranges of a leaf start at or below addr. */
+static inline uint32_t leaf_rank(const symh_reg_leaf_t *lf, uintptr_t addr)
+{
+    uint32_t c = keys_rank(lf->base, SYMH_REG_MAP_LEAF_MAX, addr);
+
+    return c < lf->n ? c : lf->n;
+}
+
+/* The leaf that holds the greatest base <= addr, if any range has one; records the path in
+ * path[0, height) when path is not NULL. */
+static inline uint32_t tree_descend(const symh_reg_map_t *m, uintptr_t addr, symh_reg_step_t *path)
+{
+    uint32_t n = m->root, h, pos;
+
+    for (h = 0; h < m->height; ++h) {
+        const symh_reg_inner_t *in = INNER(m, n);
+
+        pos = inner_pos(in, addr);
+        if (path != NULL) {
+            path[h].node = n;
+            path[h].pos = pos;
+        }
+        n = in->child[pos];
+        if (h + 1 < m->height)
+            node_prefetch(INNER(m, n), sizeof(symh_reg_inner_t));
+        else
+            node_prefetch(LEAF(m, n), sizeof(symh_reg_leaf_t));
+    }
+    return n;
+}
+
+/* ---- leaf and inner node edits --------------------------------------------------------------- */
+
+static void leaf_clear_tail(symh_reg_leaf_t *lf)
+{
+    uint32_t i;
+
+    for (i = lf->n; i < SYMH_REG_MAP_LEAF_MAX; ++i) {
+        lf->base[i] = SYMH_REG_MAP_NO_KEY;
+        lf->end[i] = 0;
+        lf->rec[i] = SYMH_REG_MAP_NIL;
+    }
+}
+
+static void inner_clear_tail(symh_reg_inner_t *in)
+{
+    uint32_t i;
+
+    for (i = in->n; i < SYMH_REG_MAP_FANOUT; ++i) {
+        in->key[i - 1] = SYMH_REG_MAP_NO_KEY;
+        in->child[i] = SYMH_REG_MAP_NIL;
+    }
+}
+
+/* Moves slots [from, from + len) of leaf `src` to [to, to + len) of `dst` (may be the same). */
+static void leaf_move(symh_reg_leaf_t *dst, uint32_t to, const symh_reg_leaf_t *src, uint32_t from,
+                      uint32_t len)
+{
+    memmove(&dst->base[to], &src->base[from], len * sizeof(dst->base[0]));
+    memmove(&dst->end[to], &src->end[from], len * sizeof(dst->end[0]));
+    memmove(&dst->rec[to], &src->rec[from], len * sizeof(dst->rec[0]));
+}
+
+/* Removes key[k] and child[k + 1] of an inner node. */
+static void inner_drop(symh_reg_inner_t *in, uint32_t k)
+{
+    memmove(&in->key[k], &in->key[k + 1], (in->n - 2 - k) * sizeof(in->key[0]));
+    memmove(&in->child[k + 1], &in->child[k + 2], (in->n - 2 - k) * sizeof(in->child[0]));
+    in->n--;
+    inner_clear_tail(in);
+}
+
+/* Inserts (base, end, rec) at slot `slot` of the leaf at the bottom of `path`, splitting full
+ * nodes on the way up. The pools hold enough free nodes (reserved by the caller). */
+static void tree_insert(symh_reg_map_t *m, symh_reg_step_t *path, uint32_t leaf, uint32_t slot,
+                        uintptr_t base, uintptr_t end, uint32_t rec)
+{
+    symh_reg_leaf_t *lf = LEAF(m, leaf), *rt;
+    uint32_t right, left_n, h;
+    uintptr_t sep;
+
+    if (lf->n < SYMH_REG_MAP_LEAF_MAX) {
+        leaf_move(lf, slot + 1, lf, slot, lf->n - slot);
+        lf->base[slot] = base;
+        lf->end[slot] = end;
+        lf->rec[slot] = rec;
+        lf->n++;
+        return;
+    }
+    /* Split LEAF_MAX + 1 ranges: the left keeps the first half (rounded up). */
+    right = leaf_new(m);
+    rt = LEAF(m, right);
+    left_n = (SYMH_REG_MAP_LEAF_MAX + 2) / 2;
+    if (slot < left_n) {
+        leaf_move(rt, 0, lf, left_n - 1, SYMH_REG_MAP_LEAF_MAX - (left_n - 1));
+        leaf_move(lf, slot + 1, lf, slot, left_n - 1 - slot);
+        lf->base[slot] = base;
+        lf->end[slot] = end;
+        lf->rec[slot] = rec;
+    } else {
+        uint32_t s = slot - left_n;
+
+        leaf_move(rt, 0, lf, left_n, slot - left_n);
+        rt->base[s] = base;
+        rt->end[s] = end;
+        rt->rec[s] = rec;
+        leaf_move(rt, s + 1, lf, slot, SYMH_REG_MAP_LEAF_MAX - slot);
+    }
+    rt->n = SYMH_REG_MAP_LEAF_MAX + 1 - left_n;
+    lf->n = left_n;
+    leaf_clear_tail(lf);
+    leaf_clear_tail(rt);
+    rt->next = lf->next;
+    lf->next = right;
+    sep = rt->base[0];
+
+    /* Hand (sep, right) to the parents: it goes after child `pos`. */
+    for (h = m->height; h > 0; --h) {
+        symh_reg_inner_t *in = INNER(m, path[h - 1].node), *irt;
+        uint32_t pos = path[h - 1].pos, k = pos; /* the new key's slot */
+        uintptr_t keys[SYMH_REG_MAP_FANOUT];
+        uint32_t kids[SYMH_REG_MAP_FANOUT + 1], nr, total, ln, inr;
+
+        if (in->n < SYMH_REG_MAP_FANOUT) {
+            memmove(&in->key[k + 1], &in->key[k], (in->n - 1 - k) * sizeof(in->key[0]));
+            memmove(&in->child[k + 2], &in->child[k + 1], (in->n - 1 - k) * sizeof(in->child[0]));
+            in->key[k] = sep;
+            in->child[k + 1] = right;
+            in->n++;
+            return;
+        }
+        /* FANOUT + 1 children: lay them out, then split around the middle key. */
+        memcpy(keys, in->key, k * sizeof(keys[0]));
+        keys[k] = sep;
+        memcpy(&keys[k + 1], &in->key[k], (SYMH_REG_MAP_FANOUT - 1 - k) * sizeof(keys[0]));
+        memcpy(kids, in->child, (k + 1) * sizeof(kids[0]));
+        kids[k + 1] = right;
+        memcpy(&kids[k + 2], &in->child[k + 1], (SYMH_REG_MAP_FANOUT - 1 - k) * sizeof(kids[0]));
+        total = SYMH_REG_MAP_FANOUT + 1;
+        ln = (total + 1) / 2;
+        nr = total - ln;
+        inr = inner_new(m);
+        irt = INNER(m, inr);
+        memcpy(in->key, keys, (ln - 1) * sizeof(keys[0]));
+        memcpy(in->child, kids, ln * sizeof(kids[0]));
+        in->n = ln;
+        inner_clear_tail(in);
+        memcpy(irt->key, &keys[ln], (nr - 1) * sizeof(keys[0]));
+        memcpy(irt->child, &kids[ln], nr * sizeof(kids[0]));
+        irt->n = nr;
+        inner_clear_tail(irt);
+        sep = keys[ln - 1];
+        right = inr;
+    }
+    /* The root split: a new root above both halves. */
+    {
+        uint32_t r = inner_new(m);
+        symh_reg_inner_t *in = INNER(m, r);
+
+        in->child[0] = m->root;
+        in->child[1] = right;
+        in->key[0] = sep;
+        in->n = 2;
+        inner_clear_tail(in);
+        m->root = r;
+        m->height++;
+    }
+}
+
+/* Rebalances the underfull leaf at the bottom of `path` with a sibling. */
+static int leaf_rebalance(symh_reg_map_t *m, const symh_reg_step_t *up, uint32_t leaf)
+{
+    symh_reg_inner_t *p = INNER(m, up->node);
+    symh_reg_leaf_t *lf = LEAF(m, leaf), *sib;
+    uint32_t pos = up->pos;
+
+    if (pos > 0) {
+        sib = LEAF(m, p->child[pos - 1]);
+        if (sib->n > SYMH_REG_MAP_LEAF_MIN) { /* borrow the left sibling's last range */
+            leaf_move(lf, 1, lf, 0, lf->n);
+            leaf_move(lf, 0, sib, sib->n - 1, 1);
+            lf->n++;
+            sib->n--;
+            leaf_clear_tail(sib);
+            p->key[pos - 1] = lf->base[0];
+            return 0;
+        }
+        /* merge into the left sibling */
+        leaf_move(sib, sib->n, lf, 0, lf->n);
+        sib->n += lf->n;
+        sib->next = lf->next;
+        inner_drop(p, pos - 1);
+        leaf_release(m, leaf);
+        return 1;
+    }
+    sib = LEAF(m, p->child[1]);
+    if (sib->n > SYMH_REG_MAP_LEAF_MIN) { /* borrow the right sibling's first range */
+        leaf_move(lf, lf->n, sib, 0, 1);
+        lf->n++;
+        leaf_move(sib, 0, sib, 1, sib->n - 1);
+        sib->n--;
+        leaf_clear_tail(sib);
+        p->key[0] = sib->base[0];
+        return 0;
+    }
+    /* merge the right sibling into this leaf */
+    leaf_move(lf, lf->n, sib, 0, sib->n);
+    lf->n += sib->n;
+    leaf_clear_tail(lf);
+    lf->next = sib->next;
+    leaf_release(m, p->child[1]);
+    inner_drop(p, 0);
+    return 1;
+}
+
+/* Rebalances the underfull inner node `n` (child `up->pos` of `up->node`); 1 when it merged. */
+static int inner_rebalance(symh_reg_map_t *m, const symh_reg_step_t *up, uint32_t n)
+{
+    symh_reg_inner_t *p = INNER(m, up->node), *in = INNER(m, n), *sib;
+    uint32_t pos = up->pos;
+
+    if (pos > 0) {
+        uint32_t s = p->child[pos - 1];
+
+        sib = INNER(m, s);
+        if (sib->n > SYMH_REG_MAP_FANOUT_MIN) { /* rotate the left sibling's last child over */
+            memmove(&in->key[1], &in->key[0], (in->n - 1) * sizeof(in->key[0]));
+            memmove(&in->child[1], &in->child[0], in->n * sizeof(in->child[0]));
+            in->key[0] = p->key[pos - 1];
+            in->child[0] = sib->child[sib->n - 1];
+            in->n++;
+            p->key[pos - 1] = sib->key[sib->n - 2];
+            sib->n--;
+            inner_clear_tail(sib);
+            return 0;
+        }
+        /* merge into the left sibling, the parent's key between them in the middle */
+        sib->key[sib->n - 1] = p->key[pos - 1];
+        memcpy(&sib->key[sib->n], in->key, (in->n - 1) * sizeof(in->key[0]));
+        memcpy(&sib->child[sib->n], in->child, in->n * sizeof(in->child[0]));
+        sib->n += in->n;
+        inner_drop(p, pos - 1);
+        inner_release(m, n);
+        return 1;
+    }
+    sib = INNER(m, p->child[1]);
+    if (sib->n > SYMH_REG_MAP_FANOUT_MIN) { /* rotate the right sibling's first child over */
+        in->key[in->n - 1] = p->key[0];
+        in->child[in->n] = sib->child[0];
+        in->n++;
+        p->key[0] = sib->key[0];
+        memmove(&sib->key[0], &sib->key[1], (sib->n - 2) * sizeof(sib->key[0]));
+        memmove(&sib->child[0], &sib->child[1], (sib->n - 1) * sizeof(sib->child[0]));
+        sib->n--;
+        inner_clear_tail(sib);
+        return 0;
+    }
+    /* merge the right sibling into this node */
+    {
+        uint32_t s = p->child[1];
+
+        in->key[in->n - 1] = p->key[0];
+        memcpy(&in->key[in->n], sib->key, (sib->n - 1) * sizeof(sib->key[0]));
+        memcpy(&in->child[in->n], sib->child, sib->n * sizeof(sib->child[0]));
+        in->n += sib->n;
+        inner_drop(p, 0);
+        inner_release(m, s);
+    }
+    return 1;
+}
+
+/* Removes slot `slot` of the leaf at the bottom of `path` (its record already released). */
+static void tree_remove(symh_reg_map_t *m, const symh_reg_step_t *path, uint32_t leaf,
+                        uint32_t slot)
+{
+    symh_reg_leaf_t *lf = LEAF(m, leaf);
+    uint32_t h, n;
+
+    /* The leaf's smallest base is a separator in the nearest ancestor the descent left to the
+     * right of a key: keep it exact. A leaf below the root holds at least LEAF_MIN >= 2. */
+    if (slot == 0 && m->height > 0) {
+        for (h = m->height; h > 0; --h)
+            if (path[h - 1].pos > 0) {
+                INNER(m, path[h - 1].node)->key[path[h - 1].pos - 1] = lf->base[1];
+                break;
+            }
+    }
+    leaf_move(lf, slot, lf, slot + 1, lf->n - slot - 1);
+    lf->n--;
+    leaf_clear_tail(lf);
+
+    if (m->height == 0 || lf->n >= SYMH_REG_MAP_LEAF_MIN)
+        return;
+    h = m->height;
+    if (!leaf_rebalance(m, &path[h - 1], leaf))
+        return;
+    /* The parent lost a child; walk up while nodes fall below half. */
+    for (--h; h > 0; --h) {
+        n = path[h].node;
+        if (INNER(m, n)->n >= SYMH_REG_MAP_FANOUT_MIN)
+            return;
+        if (!inner_rebalance(m, &path[h - 1], n))
+            return;
+    }
+    /* The root is path[0]; with one child left, that child becomes the root. */
+    n = m->root;
+    if (INNER(m, n)->n == 1) {
+        m->root = INNER(m, n)->child[0];
+        m->height--;
+        inner_release(m, n);
+    }
+}
+
+/* Builds a tree over records sorted[0, k) (in base order) in emptied pools: leaves, then each
+ * level above, with items spread evenly so that every node is at least half full. Node numbers
+ * of a level are written over the start of `sorted`, which the level just read past. Needs no
+ * more nodes than any tree holding k or more ranges, so it fits the pools' capacity. */
+static void tree_build(symh_reg_map_t *m, uint32_t *sorted, uint32_t k)
+{
+    uint32_t nodes, i, j, at, cnt, prev = SYMH_REG_MAP_NIL;
+
+    m->height = 0;
+    if (k == 0) {
+        uint32_t r = leaf_new(m);
+
+        LEAF(m, r)->n = 0;
+        LEAF(m, r)->next = SYMH_REG_MAP_NIL;
+        leaf_clear_tail(LEAF(m, r));
+        m->root = r;
+        return;
+    }
+    nodes = (k + SYMH_REG_MAP_LEAF_MAX - 1) / SYMH_REG_MAP_LEAF_MAX;
+    for (i = 0, at = 0; i < nodes; ++i) {
+        uint32_t take = k / nodes + (i < k % nodes), leaf = leaf_new(m);
+        symh_reg_leaf_t *lf = LEAF(m, leaf);
+
+        for (j = 0; j < take; ++j) {
+            const symh_reg_entry_t *e = ENTRY(m, sorted[at + j]);
+
+            lf->base[j] = e->base;
+            lf->end[j] = e->base + e->length;
+            lf->rec[j] = sorted[at + j];
+        }
+        lf->n = take;
+        lf->next = SYMH_REG_MAP_NIL;
+        leaf_clear_tail(lf);
+        if (prev != SYMH_REG_MAP_NIL)
+            LEAF(m, prev)->next = leaf;
+        prev = leaf;
+        at += take;
+        sorted[i] = leaf; /* at >= i + 1: this level's reads are behind */
+    }
+    cnt = nodes;
+    while (cnt > 1) {
+        nodes = (cnt + SYMH_REG_MAP_FANOUT - 1) / SYMH_REG_MAP_FANOUT;
+        for (i = 0, at = 0; i < nodes; ++i) {
+            uint32_t take = cnt / nodes + (i < cnt % nodes), n = inner_new(m);
+            symh_reg_inner_t *in = INNER(m, n);
+
+            for (j = 0; j < take; ++j) {
+                uint32_t c = sorted[at + j], d;
+
+                in->child[j] = c;
+                if (j == 0)
+                    continue;
+                /* The smallest base under c: its leftmost leaf's first. */
+                for (d = m->height; d > 0; --d)
+                    c = INNER(m, c)->child[0];
+                in->key[j - 1] = LEAF(m, c)->base[0];
+            }
+            in->n = take;
+            inner_clear_tail(in);
+            at += take;
+            sorted[i] = n;
+        }
+        cnt = nodes;
+        m->height++;
+    }
+    m->root = sorted[0];
 }
 
 /* ---- the interface --------------------------------------------------------------------------- */
+
+static void pools_free(symh_reg_map_t *m)
+{
+    free(m->scratch);
+    free(m->records.mem);
+    free(m->leaves.mem);
+    free(m->inners.mem);
+}
+
+static void pool_init(symh_reg_pool_t *p)
+{
+    p->free = SYMH_REG_MAP_NIL;
+}
 
 int symh_reg_map_create(symh_reg_map_t **map)
 {
@@ -337,27 +701,30 @@ int symh_reg_map_create(symh_reg_map_t **map)
     m = calloc(1, sizeof(*m));
     if (m == NULL)
         goto err_nomem;
-    m->free = SYMH_REG_MAP_NIL;
-    m->root = SYMH_REG_MAP_NIL;
-    if (records_grow(m, SYMH_REG_MAP_INITIAL) != SYMH_OK)
-        goto err_records;
+    pool_init(&m->inners);
+    pool_init(&m->leaves);
+    pool_init(&m->records);
+    if (pool_reserve(&m->records, sizeof(symh_reg_entry_t), SYMH_REG_MAP_INITIAL, "ranges") !=
+            SYMH_OK ||
+        records_reserve(m) != SYMH_OK ||
+        pool_reserve(&m->leaves, sizeof(symh_reg_leaf_t), 4, "registry leaves") != SYMH_OK ||
+        pool_reserve(&m->inners, sizeof(symh_reg_inner_t), 4, "registry nodes") != SYMH_OK)
+        goto err_pools;
+    tree_build(m, NULL, 0);
 
     ret = pthread_rwlockattr_init(&attr);
     if (ret != 0)
-        goto err_records;
+        goto err_pools;
     pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
     ret = pthread_rwlock_init(&m->lock, &attr);
     pthread_rwlockattr_destroy(&attr);
     if (ret != 0)
-        goto err_records;
+        goto err_pools;
     *map = m;
     return SYMH_OK;
 
-err_records:
-    free(m->scratch);
-    free(m->heights);
-    free(m->entries);
-    free(m->nodes);
+err_pools:
+    pools_free(m);
     free(m);
 err_nomem:
     symh_error("registry: out of host memory creating the range map");
@@ -369,18 +736,17 @@ void symh_reg_map_destroy(symh_reg_map_t *map)
     if (map == NULL)
         return;
     pthread_rwlock_destroy(&map->lock);
-    free(map->scratch);
-    free(map->heights);
-    free(map->entries);
-    free(map->nodes);
+    pools_free(map);
     free(map);
 }
 
 int symh_reg_map_insert(symh_reg_map_t *map, const symh_reg_entry_t *entry,
                         symh_reg_entry_t *conflict)
 {
+    symh_reg_step_t path[SYMH_REG_MAP_MAX_HEIGHT];
+    const symh_reg_leaf_t *lf;
     uintptr_t base, end;
-    uint32_t pred, succ, hit, n;
+    uint32_t leaf, slot, hit, rec;
     int status;
 
     if (map == NULL || entry == NULL)
@@ -391,33 +757,39 @@ int symh_reg_map_insert(symh_reg_map_t *map, const symh_reg_entry_t *entry,
     end = base + entry->length;
 
     pthread_rwlock_wrlock(&map->lock);
-    /* Only the predecessor can reach over `base`, and only the successor can start before
-     * `end`; the predecessor is the lower of the two. */
-    pred = tree_floor(map, map->root, base);
-    succ = tree_above(map, map->root, base);
+    /* Only the predecessor (greatest base <= base) can reach over `base`, and only the successor
+     * can start before `end`; the predecessor is the lower of the two. The successor is the next
+     * slot, or the next leaf's first. */
+    leaf = tree_descend(map, base, path);
+    lf = LEAF(map, leaf);
+    slot = leaf_rank(lf, base);
     hit = SYMH_REG_MAP_NIL;
-    if (pred != SYMH_REG_MAP_NIL && map->nodes[pred].base + map->entries[pred].length > base)
-        hit = pred;
-    else if (succ != SYMH_REG_MAP_NIL && map->nodes[succ].base < end)
-        hit = succ;
+    if (slot > 0 && lf->end[slot - 1] > base)
+        hit = lf->rec[slot - 1];
+    else if (slot < lf->n && lf->base[slot] < end)
+        hit = lf->rec[slot];
+    else if (slot == lf->n && lf->next != SYMH_REG_MAP_NIL && LEAF(map, lf->next)->base[0] < end)
+        hit = LEAF(map, lf->next)->rec[0];
     if (hit != SYMH_REG_MAP_NIL) {
         if (conflict != NULL)
-            *conflict = map->entries[hit];
+            *conflict = *ENTRY(map, hit);
         status = SYMH_ERR_OVERLAP;
         goto out;
     }
+    /* Everything a split can take, before anything changes. */
     status = records_reserve(map);
+    if (status == SYMH_OK)
+        status = pool_reserve(&map->leaves, sizeof(symh_reg_leaf_t), 1, "registry leaves");
+    if (status == SYMH_OK)
+        status =
+            pool_reserve(&map->inners, sizeof(symh_reg_inner_t), map->height + 1, "registry nodes");
     if (status != SYMH_OK)
         goto out;
 
-    n = record_new(map);
-    map->nodes[n].base = base;
-    map->nodes[n].left = SYMH_REG_MAP_NIL;
-    map->nodes[n].right = SYMH_REG_MAP_NIL;
-    map->heights[n] = 1;
-    map->entries[n] = *entry;
-    map->entries[n].label[SYMH_REG_LABEL_MAX] = '\0'; /* lookups may print it */
-    map->root = tree_insert(map, map->root, n);
+    rec = record_new(map);
+    *ENTRY(map, rec) = *entry;
+    ENTRY(map, rec)->label[SYMH_REG_LABEL_MAX] = '\0'; /* lookups may print it */
+    tree_insert(map, path, leaf, slot, base, end, rec);
     map->count++;
 out:
     pthread_rwlock_unlock(&map->lock);
@@ -426,21 +798,27 @@ out:
 
 int symh_reg_map_remove(symh_reg_map_t *map, uintptr_t addr, symh_reg_entry_t *removed)
 {
-    uint32_t n;
+    symh_reg_step_t path[SYMH_REG_MAP_MAX_HEIGHT];
+    const symh_reg_leaf_t *lf;
+    uint32_t leaf, slot, rec;
     int status = SYMH_OK;
 
     if (map == NULL)
         return SYMH_ERR_INVALID_ARG;
     pthread_rwlock_wrlock(&map->lock);
-    n = tree_find(map, addr);
-    if (n == SYMH_REG_MAP_NIL) {
+    leaf = tree_descend(map, addr, path);
+    lf = LEAF(map, leaf);
+    slot = leaf_rank(lf, addr);
+    if (slot == 0 || addr >= lf->end[slot - 1]) {
         status = SYMH_ERR_NOT_REGISTERED;
         goto out;
     }
+    slot--;
+    rec = lf->rec[slot];
     if (removed != NULL)
-        *removed = map->entries[n];
-    map->root = tree_remove(map, map->root, map->nodes[n].base);
-    record_release(map, n);
+        *removed = *ENTRY(map, rec);
+    record_release(map, rec);
+    tree_remove(map, path, leaf, slot);
     map->count--;
 out:
     pthread_rwlock_unlock(&map->lock);
@@ -451,18 +829,21 @@ int symh_reg_map_lookup(const symh_reg_map_t *map, uintptr_t addr, symh_reg_entr
 {
     /* The lock is the one mutable part of a map that lookups otherwise only read. */
     pthread_rwlock_t *lock;
-    uint32_t n;
+    const symh_reg_leaf_t *lf;
+    uint32_t slot;
     int status = SYMH_OK;
 
     if (map == NULL)
         return SYMH_ERR_INVALID_ARG;
     lock = (pthread_rwlock_t *)&map->lock;
     pthread_rwlock_rdlock(lock);
-    n = tree_find(map, addr);
-    if (n == SYMH_REG_MAP_NIL)
+    lf = LEAF(map, tree_descend(map, addr, NULL));
+    slot = leaf_rank(lf, addr);
+    /* Ranges never wrap and base[slot - 1] <= addr, so addr < end is the bounds check. */
+    if (slot == 0 || addr >= lf->end[slot - 1])
         status = SYMH_ERR_NOT_REGISTERED;
     else if (entry != NULL)
-        *entry = map->entries[n];
+        *entry = *ENTRY(map, lf->rec[slot - 1]);
     pthread_rwlock_unlock(lock);
     return status;
 }
@@ -484,25 +865,37 @@ size_t symh_reg_map_count(const symh_reg_map_t *map)
 size_t symh_reg_map_remove_if(symh_reg_map_t *map, int (*keep)(const symh_reg_entry_t *, void *),
                               void *arg)
 {
-    size_t len = 0, kept = 0, i, removed;
+    uint32_t leaf, kept = 0, i;
+    size_t removed;
 
     if (map == NULL || keep == NULL)
         return 0;
     pthread_rwlock_wrlock(&map->lock);
-    /* In base order into scratch, keepers compacted in place, then one balanced rebuild: O(n)
-     * whatever the number removed, and no allocation. */
-    tree_collect(map, map->root, map->scratch, &len);
-    for (i = 0; i < len; ++i) {
-        uint32_t n = map->scratch[i];
+    /* Keepers in base order into scratch (the leaves' chain), then one rebuild over emptied
+     * pools: O(n) whatever the number removed, and no allocation. */
+    leaf = map->root;
+    for (i = map->height; i > 0; --i)
+        leaf = INNER(map, leaf)->child[0];
+    for (; leaf != SYMH_REG_MAP_NIL; leaf = LEAF(map, leaf)->next) {
+        const symh_reg_leaf_t *lf = LEAF(map, leaf);
 
-        if (keep(&map->entries[n], arg))
-            map->scratch[kept++] = n;
-        else
-            record_release(map, n);
+        for (i = 0; i < lf->n; ++i) {
+            uint32_t rec = lf->rec[i];
+
+            if (keep(ENTRY(map, rec), arg))
+                map->scratch[kept++] = rec;
+            else
+                record_release(map, rec);
+        }
     }
-    removed = len - kept;
-    if (removed != 0)
-        map->root = tree_build(map, map->scratch, 0, kept);
+    removed = map->count - kept;
+    if (removed != 0) {
+        map->leaves.top = map->leaves.nfree = 0;
+        map->leaves.free = SYMH_REG_MAP_NIL;
+        map->inners.top = map->inners.nfree = 0;
+        map->inners.free = SYMH_REG_MAP_NIL;
+        tree_build(map, map->scratch, kept);
+    }
     map->count = kept;
     pthread_rwlock_unlock(&map->lock);
     return removed;
@@ -510,85 +903,184 @@ size_t symh_reg_map_remove_if(symh_reg_map_t *map, int (*keep)(const symh_reg_en
 
 /* ---- check ----------------------------------------------------------------------------------- */
 
-/* Height of the subtree, or -1 after logging a broken invariant. Keys lie in (lo, hi) (NIL: no
- * bound); *prev_end is the end of the range just before the subtree in base order. */
-static int check_tree(const symh_reg_map_t *map, uint32_t n, unsigned depth, uintptr_t *prev_end,
-                      int *have_prev, size_t *count)
-{
-    const symh_reg_node_t *node;
-    const symh_reg_entry_t *entry;
-    int hl, hr;
+typedef struct {
+    uintptr_t prev_end;
+    int have_prev;
+    uint32_t prev_leaf; /* the last leaf visited, whose `next` must be the one visited now */
+    size_t ranges;
+    uint32_t leaves;
+    uint32_t inners;
+} symh_reg_check_t;
 
-    if (n == SYMH_REG_MAP_NIL)
+/* Checks the leaf `n` (not the root unless `root`); *min gets its smallest base. */
+static int check_leaf(const symh_reg_map_t *m, uint32_t n, int root, symh_reg_check_t *st,
+                      uintptr_t *min)
+{
+    const symh_reg_leaf_t *lf;
+    uint32_t i;
+
+    if (n >= m->leaves.top) {
+        symh_error("registry check: leaf %u out of range (%u used)", n, m->leaves.top);
+        return -1;
+    }
+    lf = LEAF(m, n);
+    if (lf->n > SYMH_REG_MAP_LEAF_MAX || (!root && lf->n < SYMH_REG_MAP_LEAF_MIN)) {
+        symh_error("registry check: leaf %u holds %u ranges", n, lf->n);
+        return -1;
+    }
+    if (st->prev_leaf != SYMH_REG_MAP_NIL && LEAF(m, st->prev_leaf)->next != n) {
+        symh_error("registry check: leaf %u is chained to %u, not to the next leaf %u",
+                   st->prev_leaf, LEAF(m, st->prev_leaf)->next, n);
+        return -1;
+    }
+    st->prev_leaf = n;
+    st->leaves++;
+    for (i = 0; i < SYMH_REG_MAP_LEAF_MAX; ++i) {
+        const symh_reg_entry_t *e;
+
+        if (i >= lf->n) {
+            if (lf->base[i] != SYMH_REG_MAP_NO_KEY) {
+                symh_error("registry check: leaf %u has a key in unused slot %u", n, i);
+                return -1;
+            }
+            continue;
+        }
+        if (lf->rec[i] >= m->records.top) {
+            symh_error("registry check: leaf %u slot %u names record %u (%u used)", n, i,
+                       lf->rec[i], m->records.top);
+            return -1;
+        }
+        e = ENTRY(m, lf->rec[i]);
+        if (e->length == 0 || e->base != lf->base[i] || e->length > UINTPTR_MAX - e->base ||
+            lf->end[i] != e->base + e->length) {
+            symh_error("registry check: leaf %u slot %u (base %#jx end %#jx) disagrees with "
+                       "record %u (base %#jx length %zu)",
+                       n, i, (uintmax_t)lf->base[i], (uintmax_t)lf->end[i], lf->rec[i],
+                       (uintmax_t)e->base, e->length);
+            return -1;
+        }
+        if (st->have_prev && st->prev_end > lf->base[i]) {
+            symh_error("registry check: range at %#jx starts before the previous one ends (%#jx)",
+                       (uintmax_t)lf->base[i], (uintmax_t)st->prev_end);
+            return -1;
+        }
+        st->have_prev = 1;
+        st->prev_end = lf->end[i];
+        st->ranges++;
+    }
+    *min = lf->n > 0 ? lf->base[0] : SYMH_REG_MAP_NO_KEY;
+    return 0;
+}
+
+/* Checks the subtree of inner node `n` at `depth` (leaves at m->height); *min gets its smallest
+ * base. */
+static int check_node(const symh_reg_map_t *m, uint32_t n, uint32_t depth, symh_reg_check_t *st,
+                      uintptr_t *min)
+{
+    const symh_reg_inner_t *in;
+    uint32_t i;
+
+    if (depth == m->height)
+        return check_leaf(m, n, depth == 0, st, min);
+    if (n >= m->inners.top) {
+        symh_error("registry check: node %u out of range (%u used)", n, m->inners.top);
+        return -1;
+    }
+    in = INNER(m, n);
+    if (in->n > SYMH_REG_MAP_FANOUT || in->n < (depth == 0 ? 2u : SYMH_REG_MAP_FANOUT_MIN)) {
+        symh_error("registry check: node %u at depth %u has %u children", n, depth, in->n);
+        return -1;
+    }
+    st->inners++;
+    for (i = in->n; i < SYMH_REG_MAP_FANOUT; ++i)
+        if (in->key[i - 1] != SYMH_REG_MAP_NO_KEY) {
+            symh_error("registry check: node %u has a key in unused slot %u", n, i - 1);
+            return -1;
+        }
+    for (i = 0; i < in->n; ++i) {
+        uintptr_t cmin;
+
+        if (check_node(m, in->child[i], depth + 1, st, &cmin) < 0)
+            return -1;
+        if (i == 0) {
+            *min = cmin;
+        } else if (cmin != in->key[i - 1] || (i > 1 && in->key[i - 2] >= in->key[i - 1])) {
+            /* Ordering across children follows from the leaf walk; exactness is checked here. */
+            symh_error("registry check: node %u key %u is %#jx, the smallest base under child %u "
+                       "is %#jx",
+                       n, i - 1, (uintmax_t)in->key[i - 1], i, (uintmax_t)cmin);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Walks a pool's free list: every item released, no more than the pool's count. */
+static int check_free_list(const symh_reg_map_t *m, const symh_reg_pool_t *p, int which)
+{
+    uint32_t n, seen = 0;
+
+    for (n = p->free; n != SYMH_REG_MAP_NIL;) {
+        int released;
+        uint32_t next;
+
+        if (n >= p->top || ++seen > p->nfree)
+            goto bad;
+        if (which == 0) {
+            released = INNER(m, n)->n == SYMH_REG_MAP_FREE;
+            next = INNER(m, n)->child[0];
+        } else if (which == 1) {
+            released = LEAF(m, n)->n == SYMH_REG_MAP_FREE;
+            next = LEAF(m, n)->next;
+        } else {
+            released = ENTRY(m, n)->length == 0;
+            next = (uint32_t)ENTRY(m, n)->base;
+        }
+        if (!released)
+            goto bad;
+        n = next;
+    }
+    if (seen == p->nfree && p->top <= p->cap)
         return 0;
-    if (n >= map->top || depth > SYMH_REG_MAP_MAX_DEPTH) {
-        symh_error("registry check: tree too deep or record %u out of range (%u used)", n,
-                   map->top);
-        return -1;
-    }
-    node = &map->nodes[n];
-    entry = &map->entries[n];
-    hl = check_tree(map, node->left, depth + 1, prev_end, have_prev, count);
-    if (hl < 0)
-        return -1;
-    if (map->heights[n] == 0 || node->base != entry->base || entry->length == 0 ||
-        entry->length > UINTPTR_MAX - entry->base) {
-        symh_error("registry check: record %u (base %#jx, height %u) disagrees with its entry "
-                   "(base %#jx length %zu)",
-                   n, (uintmax_t)node->base, map->heights[n], (uintmax_t)entry->base,
-                   entry->length);
-        return -1;
-    }
-    if (*have_prev && *prev_end > node->base) {
-        symh_error("registry check: range at %#jx starts before the previous one ends (%#jx)",
-                   (uintmax_t)node->base, (uintmax_t)*prev_end);
-        return -1;
-    }
-    *have_prev = 1;
-    *prev_end = node->base + entry->length;
-    (*count)++;
-    hr = check_tree(map, node->right, depth + 1, prev_end, have_prev, count);
-    if (hr < 0)
-        return -1;
-    if ((unsigned)(hl > hr ? hl : hr) + 1 != map->heights[n] || hl > hr + 1 || hr > hl + 1) {
-        symh_error("registry check: range at %#jx has height %u, subtrees %d and %d",
-                   (uintmax_t)node->base, map->heights[n], hl, hr);
-        return -1;
-    }
-    return (int)map->heights[n];
+bad:
+    symh_error("registry check: the free list of pool %d runs through %u (%u free, %u used of %u)",
+               which, n, p->nfree, p->top, p->cap);
+    return -1;
 }
 
 int symh_reg_map_check(const symh_reg_map_t *map)
 {
     pthread_rwlock_t *lock = (pthread_rwlock_t *)&map->lock;
-    uintptr_t prev_end = 0;
-    size_t count = 0, spare = 0;
-    int have_prev = 0, status = SYMH_OK;
-    uint32_t n;
+    symh_reg_check_t st = { 0, 0, SYMH_REG_MAP_NIL, 0, 0, 0 };
+    int status = SYMH_ERR_SYSTEM;
+    uintptr_t min;
 
     pthread_rwlock_rdlock(lock);
-    if (map->top > map->cap) {
-        symh_error("registry check: %u records used of %u", map->top, map->cap);
-        status = SYMH_ERR_SYSTEM;
+    if (map->height >= SYMH_REG_MAP_MAX_HEIGHT) {
+        symh_error("registry check: tree height %u", map->height);
         goto out;
     }
-    if (check_tree(map, map->root, 0, &prev_end, &have_prev, &count) < 0) {
-        status = SYMH_ERR_SYSTEM;
+    if (check_free_list(map, &map->inners, 0) < 0 || check_free_list(map, &map->leaves, 1) < 0 ||
+        check_free_list(map, &map->records, 2) < 0)
+        goto out;
+    if (check_node(map, map->root, 0, &st, &min) < 0)
+        goto out;
+    if (st.prev_leaf == SYMH_REG_MAP_NIL || LEAF(map, st.prev_leaf)->next != SYMH_REG_MAP_NIL) {
+        symh_error("registry check: the leaf chain does not end at the last leaf");
         goto out;
     }
-    for (n = map->free; n != SYMH_REG_MAP_NIL; n = map->nodes[n].left) {
-        if (n >= map->top || map->heights[n] != 0 || ++spare > map->top) {
-            symh_error("registry check: free list runs through record %u", n);
-            status = SYMH_ERR_SYSTEM;
-            goto out;
-        }
+    if (st.ranges != map->count || st.ranges + map->records.nfree != map->records.top ||
+        st.leaves + map->leaves.nfree != map->leaves.top ||
+        st.inners + map->inners.nfree != map->inners.top) {
+        symh_error("registry check: the tree holds %zu ranges (count %zu) in %u leaves and %u "
+                   "nodes; records %u used %u free, leaves %u used %u free, nodes %u used %u "
+                   "free",
+                   st.ranges, map->count, st.leaves, st.inners, map->records.top,
+                   map->records.nfree, map->leaves.top, map->leaves.nfree, map->inners.top,
+                   map->inners.nfree);
+        goto out;
     }
-    if (count != map->count || count + spare != map->top) {
-        symh_error("registry check: the tree holds %zu ranges (count %zu), %zu records free, "
-                   "%u used",
-                   count, map->count, spare, map->top);
-        status = SYMH_ERR_SYSTEM;
-    }
+    status = SYMH_OK;
 out:
     pthread_rwlock_unlock(lock);
     return status;

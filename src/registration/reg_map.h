@@ -55,7 +55,7 @@ size_t symh_reg_map_count(const symh_reg_map_t *map);
 size_t symh_reg_map_remove_if(symh_reg_map_t *map, int (*keep)(const symh_reg_entry_t *, void *),
                               void *arg);
 
-/* Walks every entry and checks the invariants (ordering, no overlap, balance, count). O(n): for
+/* Walks every entry and checks the invariants (ordering, no overlap, node fill, count). O(n): for
  * tests and fuzzing. SYMH_OK, or SYMH_ERR_SYSTEM with one error line saying what broke. */
 int symh_reg_map_check(const symh_reg_map_t *map);
 

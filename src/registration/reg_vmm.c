@@ -548,3 +548,38 @@ void symh_vmm_fini(void)
                    "physical object(s) left by the application",
                    mappings, reservations, objects);
 }
+
+int symh_vmm_pieces(const void *addr, size_t length, symh_vmm_piece_t *pieces, int max, int *n)
+{
+    uintptr_t at = (uintptr_t)addr, end = (uintptr_t)addr + length;
+    int count = 0, status = SYMH_OK;
+
+    pthread_mutex_lock(&symh_vmm_lock);
+    while (at < end && status == SYMH_OK) {
+        symh_reg_entry_t entry;
+        const symh_vmm_mapping_t *m;
+        size_t take;
+
+        if (symh_reg_map_lookup(symh_reg_registry, at, &entry) != SYMH_OK ||
+            entry.kind != SYMH_REG_KIND_VMM) {
+            status = SYMH_ERR_UNSUPPORTED;
+            break;
+        }
+        if (count == max) {
+            status = SYMH_ERR_LIMIT;
+            break;
+        }
+        m = entry.owner;
+        take = entry.base + entry.length - at;
+        if (take > end - at)
+            take = end - at;
+        pieces[count].mem = m->pm->mem;
+        pieces[count].offset = m->offset + (at - entry.base);
+        pieces[count].size = take;
+        ++count;
+        at += take;
+    }
+    pthread_mutex_unlock(&symh_vmm_lock);
+    *n = count;
+    return status;
+}

@@ -12,6 +12,7 @@
 #include "heap/heap_window.h"
 #include "registration/reg_registry.h"
 #include "registration/reg_vmm.h"
+#include "runtime/rt_symm.h"
 #include "transport/tl_ipc.h"
 #include "transport/tl_rma.h"
 #include "transport/tl_route.h"
@@ -61,6 +62,8 @@ static int symh_rt_ipc_init(void)
         .heap_offset = (size_t)(w->heap - w->base),
         .heap_size = w->heap_size,
         .internal_size = w->internal_size,
+        .symm_offset = (size_t)(w->symm - w->base),
+        .symm_size = w->symm_size,
         .n_objects = 2,
     };
 
@@ -198,6 +201,7 @@ void symh_finalize(void)
     if (symh_boot->barrier() != SYMH_OK)
         symh_warn("symh_finalize: the closing barrier failed; finalizing anyway");
     symh_coll_barrier_fini();
+    symh_rt_symm_fini();
     symh_tl_rma_fini();
     symh_tl_ipc_fini();
     symh_vmm_fini(); /* what the application left mapped, reserved or created */

@@ -27,15 +27,20 @@
 
 symh_tl_window_t symh_tl_window;
 
-/* What a PE sends with its file descriptors, so the receiver can check and lay them out. */
+/* What a PE sends with its file descriptors, so the receiver can check and lay them out: the
+ * window at init (tag 0), or one symmetric region (tag 1 + its offset in the symmetric area). */
 typedef struct {
     int32_t pe;
+    int32_t status; /* not SYMH_OK: this PE failed before it could share (no descriptors) */
     int32_t n_objects;
+    int32_t pad;
+    uint64_t tag;
     uint64_t window_size;
     uint64_t alignment;
     uint64_t heap_offset;
-    uint64_t offset[SYMH_TL_WINDOW_OBJECTS];
-    uint64_t size[SYMH_TL_WINDOW_OBJECTS];
+    uint64_t offset[SYMH_TL_IPC_MAX_OBJECTS];     /* where in the window */
+    uint64_t mem_offset[SYMH_TL_IPC_MAX_OBJECTS]; /* from where in the object */
+    uint64_t size[SYMH_TL_IPC_MAX_OBJECTS];
 } symh_tl_ipc_hello_t;
 
 typedef struct {
@@ -50,6 +55,7 @@ static struct {
     symh_tl_ipc_peer_t *peers; /* n_pes entries; only IPC peers are filled */
     char **bases;              /* n_pes entries: see symh_tl_ipc_peer_base */
     int n_pes;
+    int n_peers;    /* node-local peers routed through IPC */
     uint64_t token; /* the job's socket namespace, from PE 0 */
 } symh_tl_ipc;
 
@@ -57,10 +63,14 @@ static struct {
 typedef struct {
     int listen_fd;
     int expected;
-    int fds[SYMH_TL_WINDOW_OBJECTS];
-    symh_tl_ipc_hello_t hello;
+    const int *fds;
+    const symh_tl_ipc_hello_t *hello;
     int status;
 } symh_tl_ipc_server_t;
+
+/* What the exchange does with each peer's hello and descriptors. */
+typedef int (*symh_tl_ipc_take_fn)(int pe, const symh_tl_ipc_hello_t *hello, const int *fds,
+                                   void *arg);
 
 static int symh_tl_ipc_errno(const char *call)
 {
@@ -84,12 +94,13 @@ static socklen_t symh_tl_ipc_address(int pe, struct sockaddr_un *addr)
 static void *symh_tl_ipc_serve(void *arg)
 {
     symh_tl_ipc_server_t *server = arg;
-    char control[CMSG_SPACE(sizeof(int) * SYMH_TL_WINDOW_OBJECTS)];
+    char control[CMSG_SPACE(sizeof(int) * SYMH_TL_IPC_MAX_OBJECTS)];
+    size_t n_fds = (size_t)server->hello->n_objects;
     int served;
 
     for (served = 0; served < server->expected; ++served) {
         struct pollfd pfd = { .fd = server->listen_fd, .events = POLLIN };
-        struct iovec iov = { .iov_base = &server->hello, .iov_len = sizeof(server->hello) };
+        struct iovec iov = { .iov_base = (void *)server->hello, .iov_len = sizeof(*server->hello) };
         struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
         struct cmsghdr *cmsg;
         int conn, ret;
@@ -106,17 +117,19 @@ static void *symh_tl_ipc_serve(void *arg)
             server->status = symh_tl_ipc_errno("accept4");
             return NULL;
         }
-        memset(control, 0, sizeof(control));
-        msg.msg_control = control;
-        msg.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)server->hello.n_objects);
-        cmsg = CMSG_FIRSTHDR(&msg);
-        cmsg->cmsg_level = SOL_SOCKET;
-        cmsg->cmsg_type = SCM_RIGHTS;
-        cmsg->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)server->hello.n_objects);
-        memcpy(CMSG_DATA(cmsg), server->fds, sizeof(int) * (size_t)server->hello.n_objects);
+        if (n_fds > 0) {
+            memset(control, 0, sizeof(control));
+            msg.msg_control = control;
+            msg.msg_controllen = CMSG_SPACE(sizeof(int) * n_fds);
+            cmsg = CMSG_FIRSTHDR(&msg);
+            cmsg->cmsg_level = SOL_SOCKET;
+            cmsg->cmsg_type = SCM_RIGHTS;
+            cmsg->cmsg_len = CMSG_LEN(sizeof(int) * n_fds);
+            memcpy(CMSG_DATA(cmsg), server->fds, sizeof(int) * n_fds);
+        }
         ret = (int)sendmsg(conn, &msg, MSG_NOSIGNAL);
         close(conn);
-        if (ret != (int)sizeof(server->hello)) {
+        if (ret != (int)sizeof(*server->hello)) {
             server->status = symh_tl_ipc_errno("sendmsg(SCM_RIGHTS)");
             return NULL;
         }
@@ -124,16 +137,16 @@ static void *symh_tl_ipc_serve(void *arg)
     return NULL;
 }
 
-/* Receives PE pe's hello and descriptors. */
-static int symh_tl_ipc_fetch(int pe, symh_tl_ipc_hello_t *hello, int *fds)
+/* Receives PE pe's hello and descriptors (fds[i] = -1 past hello->n_objects). */
+static int symh_tl_ipc_fetch(int pe, uint64_t tag, symh_tl_ipc_hello_t *hello, int *fds)
 {
-    char control[CMSG_SPACE(sizeof(int) * SYMH_TL_WINDOW_OBJECTS)];
+    char control[CMSG_SPACE(sizeof(int) * SYMH_TL_IPC_MAX_OBJECTS)];
     struct iovec iov = { .iov_base = hello, .iov_len = sizeof(*hello) };
     struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
     struct sockaddr_un addr;
     socklen_t len = symh_tl_ipc_address(pe, &addr);
     struct cmsghdr *cmsg;
-    int sock, status = SYMH_OK, i;
+    int sock, status = SYMH_OK, i, n_fds = 0;
     ssize_t got;
 
     sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -147,28 +160,98 @@ static int symh_tl_ipc_fetch(int pe, symh_tl_ipc_hello_t *hello, int *fds)
     msg.msg_controllen = sizeof(control);
     got = recvmsg(sock, &msg, MSG_WAITALL | MSG_CMSG_CLOEXEC);
     cmsg = CMSG_FIRSTHDR(&msg);
-    if (got != (ssize_t)sizeof(*hello) || cmsg == NULL || cmsg->cmsg_type != SCM_RIGHTS ||
-        hello->pe != pe || hello->n_objects < 1 || hello->n_objects > SYMH_TL_WINDOW_OBJECTS ||
-        cmsg->cmsg_len != CMSG_LEN(sizeof(int) * (size_t)hello->n_objects)) {
-        symh_error("IPC setup: PE %d sent a malformed window description", pe);
-        status = SYMH_ERR_TRANSPORT;
-        goto out;
+    if (cmsg != NULL && cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS) {
+        n_fds = (int)((cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+        for (i = 0; i < n_fds && i < SYMH_TL_IPC_MAX_OBJECTS; ++i)
+            memcpy(&fds[i], CMSG_DATA(cmsg) + sizeof(int) * (size_t)i, sizeof(int));
     }
-    for (i = 0; i < hello->n_objects; ++i)
-        memcpy(&fds[i], CMSG_DATA(cmsg) + sizeof(int) * (size_t)i, sizeof(int));
+    if (got != (ssize_t)sizeof(*hello) || hello->pe != pe || hello->tag != tag ||
+        (hello->status == SYMH_OK && (hello->n_objects < 1 || n_fds != hello->n_objects)) ||
+        hello->n_objects > SYMH_TL_IPC_MAX_OBJECTS) {
+        symh_error("IPC setup: PE %d sent a malformed description of its memory", pe);
+        status = SYMH_ERR_TRANSPORT;
+    }
 out:
     close(sock);
     return status;
 }
 
-/* Maps PE pe's objects into a fresh window laid out like ours. */
-static int symh_tl_ipc_map_peer(int pe, const symh_tl_ipc_hello_t *hello, const int *fds)
+static int symh_tl_ipc_is_peer(int pe)
+{
+    return pe != symh_boot_info.my_pe && symh_tl_route_of(pe) == SYMH_TL_IPC;
+}
+
+/* Collective over all PEs: hands `hello` and `fds` to every node-local IPC peer and gives
+ * `take` each peer's. Every PE takes every step even after a failure, so that no peer waits for
+ * it; the caller agrees on the outcome. A peer whose hello carries a failure is not taken and
+ * makes this PE's result SYMH_ERR_MISMATCH (that PE reports its own reason). */
+static int symh_tl_ipc_exchange(const symh_tl_ipc_hello_t *hello, const int *fds,
+                                symh_tl_ipc_take_fn take, void *arg)
+{
+    symh_tl_ipc_server_t server = {
+        .listen_fd = -1, .expected = symh_tl_ipc.n_peers, .fds = fds, .hello = hello
+    };
+    int me = symh_boot_info.my_pe, pe, i, status = SYMH_OK, serving = 0;
+    struct sockaddr_un addr;
+    socklen_t len;
+    pthread_t thread;
+
+    if (server.expected > 0) {
+        server.listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        len = symh_tl_ipc_address(me, &addr);
+        if (server.listen_fd < 0 || bind(server.listen_fd, (struct sockaddr *)&addr, len) != 0 ||
+            listen(server.listen_fd, server.expected) != 0)
+            status = symh_tl_ipc_errno("socket/bind/listen (abstract UNIX socket)");
+    }
+    /* Every PE passes this barrier, listening or not: after it every listener exists. */
+    if (symh_boot->barrier() != SYMH_OK && status == SYMH_OK)
+        status = SYMH_ERR_BOOTSTRAP;
+    if (server.expected > 0 && status == SYMH_OK) {
+        if (pthread_create(&thread, NULL, symh_tl_ipc_serve, &server) != 0)
+            status = SYMH_ERR_SYSTEM;
+        else
+            serving = 1;
+    }
+    /* Fetch from every peer even after a failure: each peer's server waits for this PE. */
+    for (pe = 0; pe < symh_tl_ipc.n_pes && server.expected > 0; ++pe) {
+        symh_tl_ipc_hello_t theirs;
+        int their_fds[SYMH_TL_IPC_MAX_OBJECTS], got;
+
+        if (!symh_tl_ipc_is_peer(pe))
+            continue;
+        for (i = 0; i < SYMH_TL_IPC_MAX_OBJECTS; ++i)
+            their_fds[i] = -1;
+        got = symh_tl_ipc_fetch(pe, hello->tag, &theirs, their_fds);
+        if (got == SYMH_OK && theirs.status != SYMH_OK)
+            got = SYMH_ERR_MISMATCH;
+        if (got == SYMH_OK && status == SYMH_OK)
+            got = take(pe, &theirs, their_fds, arg);
+        if (status == SYMH_OK)
+            status = got;
+        for (i = 0; i < SYMH_TL_IPC_MAX_OBJECTS; ++i)
+            if (their_fds[i] >= 0)
+                close(their_fds[i]);
+    }
+    if (serving) {
+        pthread_join(thread, NULL);
+        if (status == SYMH_OK)
+            status = server.status;
+    }
+    if (server.listen_fd >= 0)
+        close(server.listen_fd);
+    return status;
+}
+
+/* Maps PE pe's window objects into a fresh window laid out like ours. */
+static int symh_tl_ipc_map_peer(int pe, const symh_tl_ipc_hello_t *hello, const int *fds, void *arg)
 {
     symh_tl_ipc_peer_t *peer = &symh_tl_ipc.peers[pe];
     int status, i;
 
+    (void)arg;
     if (hello->window_size != symh_tl_window.size ||
-        hello->heap_offset != symh_tl_window.heap_offset) {
+        hello->heap_offset != symh_tl_window.heap_offset ||
+        hello->n_objects > SYMH_TL_WINDOW_OBJECTS) {
         symh_error("IPC setup: PE %d has a %" PRIu64 "-byte window, this PE %zu: SYMH_HEAP_SIZE "
                    "and SYMH_SYMM_AREA_SIZE must be equal on every PE",
                    pe, hello->window_size, symh_tl_window.size);
@@ -188,8 +271,8 @@ static int symh_tl_ipc_map_peer(int pe, const symh_tl_ipc_hello_t *hello, const 
         status = symh_dev->import_fd(fds[i], &mem);
         if (status != SYMH_OK)
             return status;
-        status = symh_dev->map(mem, 0, symh_tl_ipc.bases[pe] + hello->offset[i], hello->size[i],
-                               SYMH_DEV_ACCESS_READ_WRITE);
+        status = symh_dev->map(mem, hello->mem_offset[i], symh_tl_ipc.bases[pe] + hello->offset[i],
+                               hello->size[i], SYMH_DEV_ACCESS_READ_WRITE);
         symh_dev->mem_release(mem); /* the mapping keeps the memory */
         if (status != SYMH_OK)
             return status;
@@ -200,35 +283,71 @@ static int symh_tl_ipc_map_peer(int pe, const symh_tl_ipc_hello_t *hello, const 
     return SYMH_OK;
 }
 
-static int symh_tl_ipc_is_peer(int pe)
+/* Fills `hello` and exports the descriptors of `n` objects; on failure the hello carries the
+ * status and no descriptors. */
+static int symh_tl_ipc_prepare(symh_tl_ipc_hello_t *hello, int *fds, uint64_t tag, int n,
+                               const symh_tl_ipc_object_t *objects, int status)
 {
-    return pe != symh_boot_info.my_pe && symh_tl_route_of(pe) == SYMH_TL_IPC;
+    int i;
+
+    memset(hello, 0, sizeof(*hello));
+    hello->pe = symh_boot_info.my_pe;
+    hello->tag = tag;
+    hello->window_size = symh_tl_window.size;
+    hello->alignment = symh_tl_window.alignment;
+    hello->heap_offset = symh_tl_window.heap_offset;
+    for (i = 0; i < SYMH_TL_IPC_MAX_OBJECTS; ++i)
+        fds[i] = -1;
+    if (n < 1 || n > SYMH_TL_IPC_MAX_OBJECTS)
+        status = status == SYMH_OK ? SYMH_ERR_INVALID_ARG : status;
+    for (i = 0; i < n && status == SYMH_OK && symh_tl_ipc.n_peers > 0; ++i) {
+        hello->offset[i] = objects[i].offset;
+        hello->mem_offset[i] = objects[i].mem_offset;
+        hello->size[i] = objects[i].size;
+        status = symh_dev->export_fd(objects[i].mem, &fds[i]);
+    }
+    if (status != SYMH_OK) {
+        for (i = 0; i < SYMH_TL_IPC_MAX_OBJECTS; ++i)
+            if (fds[i] >= 0)
+                close(fds[i]);
+        for (i = 0; i < SYMH_TL_IPC_MAX_OBJECTS; ++i)
+            fds[i] = -1;
+        hello->status = status;
+        return status;
+    }
+    hello->n_objects = n;
+    return SYMH_OK;
+}
+
+static void symh_tl_ipc_close_all(int *fds)
+{
+    int i;
+
+    for (i = 0; i < SYMH_TL_IPC_MAX_OBJECTS; ++i)
+        if (fds[i] >= 0)
+            close(fds[i]);
 }
 
 int symh_tl_ipc_init(const symh_tl_window_t *mine)
 {
-    int n = symh_boot_info.n_pes, me = symh_boot_info.my_pe, pe, i, status, peers = 0;
-    symh_tl_ipc_server_t server = { .listen_fd = -1, .status = SYMH_OK };
-    struct sockaddr_un addr;
-    socklen_t len;
-    pthread_t thread;
+    int n = symh_boot_info.n_pes, me = symh_boot_info.my_pe, pe, status, prepared;
+    symh_tl_ipc_object_t objects[SYMH_TL_WINDOW_OBJECTS];
+    symh_tl_ipc_hello_t hello;
+    int fds[SYMH_TL_IPC_MAX_OBJECTS];
 
     symh_tl_window = *mine;
     symh_tl_ipc.n_pes = n;
     symh_tl_ipc.peers = calloc((size_t)n, sizeof(*symh_tl_ipc.peers));
     symh_tl_ipc.bases = calloc((size_t)n, sizeof(*symh_tl_ipc.bases));
-    for (i = 0; i < SYMH_TL_WINDOW_OBJECTS; ++i)
-        server.fds[i] = -1;
     if (symh_tl_ipc.peers == NULL || symh_tl_ipc.bases == NULL) {
         symh_error("IPC setup: cannot allocate the tables of %d PEs", n);
         return SYMH_ERR_NO_MEMORY;
     }
     symh_tl_ipc.bases[me] = mine->base;
     for (pe = 0; pe < n; ++pe)
-        peers += symh_tl_ipc_is_peer(pe);
+        symh_tl_ipc.n_peers += symh_tl_ipc_is_peer(pe);
 
-    /* Collective steps, taken by every PE so that none waits alone: the token, the barrier
-     * that guarantees every listener exists, the barrier after the exchange. */
+    /* The job's token: a collective step every PE takes. */
     if (me == 0 && getrandom(&symh_tl_ipc.token, sizeof(symh_tl_ipc.token), 0) !=
                        (ssize_t)sizeof(symh_tl_ipc.token))
         symh_tl_ipc.token = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
@@ -236,60 +355,71 @@ int symh_tl_ipc_init(const symh_tl_window_t *mine)
     if (status != SYMH_OK)
         return status;
 
-    if (peers > 0) {
-        server.expected = peers;
-        server.hello = (symh_tl_ipc_hello_t){ .pe = me, .n_objects = mine->n_objects };
-        server.hello.window_size = mine->size;
-        server.hello.alignment = mine->alignment;
-        server.hello.heap_offset = mine->heap_offset;
-        for (i = 0; i < mine->n_objects && status == SYMH_OK; ++i) {
-            server.hello.offset[i] = mine->objects[i].offset;
-            server.hello.size[i] = mine->objects[i].size;
-            status = symh_dev->export_fd(mine->objects[i].mem, &server.fds[i]);
-        }
-        if (status == SYMH_OK) {
-            server.listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-            len = symh_tl_ipc_address(me, &addr);
-            if (server.listen_fd < 0 ||
-                bind(server.listen_fd, (struct sockaddr *)&addr, len) != 0 ||
-                listen(server.listen_fd, peers) != 0)
-                status = symh_tl_ipc_errno("socket/bind/listen (abstract UNIX socket)");
-        }
-    }
-    /* Every PE passes this barrier, listening or not (a failure here is agreed by the caller). */
-    if (symh_boot->barrier() != SYMH_OK && status == SYMH_OK)
-        status = SYMH_ERR_BOOTSTRAP;
-    if (peers > 0 && status == SYMH_OK) {
-        if (pthread_create(&thread, NULL, symh_tl_ipc_serve, &server) != 0) {
-            status = SYMH_ERR_SYSTEM;
-        } else {
-            for (pe = 0; pe < n && status == SYMH_OK; ++pe) {
-                symh_tl_ipc_hello_t hello;
-                int fds[SYMH_TL_WINDOW_OBJECTS] = { -1, -1 };
-
-                if (!symh_tl_ipc_is_peer(pe))
-                    continue;
-                status = symh_tl_ipc_fetch(pe, &hello, fds);
-                if (status == SYMH_OK)
-                    status = symh_tl_ipc_map_peer(pe, &hello, fds);
-                for (i = 0; i < SYMH_TL_WINDOW_OBJECTS; ++i)
-                    if (fds[i] >= 0)
-                        close(fds[i]);
-            }
-            /* The server also finishes when this PE failed: peers still fetch from it. */
-            pthread_join(thread, NULL);
-            if (status == SYMH_OK)
-                status = server.status;
-        }
-    }
-    if (server.listen_fd >= 0)
-        close(server.listen_fd);
-    for (i = 0; i < SYMH_TL_WINDOW_OBJECTS; ++i)
-        if (server.fds[i] >= 0)
-            close(server.fds[i]);
+    for (pe = 0; pe < mine->n_objects && pe < SYMH_TL_WINDOW_OBJECTS; ++pe)
+        objects[pe] = (symh_tl_ipc_object_t){ .mem = mine->objects[pe].mem,
+                                              .offset = mine->objects[pe].offset,
+                                              .size = mine->objects[pe].size };
+    prepared = symh_tl_ipc_prepare(&hello, fds, 0, mine->n_objects, objects, SYMH_OK);
+    status = symh_tl_ipc_exchange(&hello, fds, symh_tl_ipc_map_peer, NULL);
+    symh_tl_ipc_close_all(fds);
     if (status == SYMH_OK)
-        symh_debug("IPC: mapped the windows of %d node-local peers", peers);
+        status = prepared;
+    if (status == SYMH_OK)
+        symh_debug("IPC: mapped the windows of %d node-local peers", symh_tl_ipc.n_peers);
     return status;
+}
+
+/* Maps PE pe's pieces of one symmetric region at the same offsets in our view of its window. */
+static int symh_tl_ipc_map_region(int pe, const symh_tl_ipc_hello_t *hello, const int *fds,
+                                  void *arg)
+{
+    const symh_tl_ipc_hello_t *mine = arg;
+    char *base = symh_tl_ipc.bases[pe];
+    int status = SYMH_OK, i;
+
+    if (base == NULL || hello->n_objects != mine->n_objects) {
+        symh_error("IPC: PE %d describes symmetric region +%#" PRIx64 " differently", pe,
+                   hello->tag - 1);
+        return SYMH_ERR_MISMATCH;
+    }
+    for (i = 0; i < hello->n_objects && status == SYMH_OK; ++i) {
+        symh_dev_mem_t *mem;
+
+        uint64_t off = hello->offset[i] - symh_tl_window.symm_offset;
+
+        if (hello->offset[i] < symh_tl_window.symm_offset || off >= symh_tl_window.symm_size ||
+            hello->size[i] > symh_tl_window.symm_size - off) {
+            symh_error("IPC: PE %d shares a region outside the symmetric area", pe);
+            return SYMH_ERR_TRANSPORT;
+        }
+        status = symh_dev->import_fd(fds[i], &mem);
+        if (status != SYMH_OK)
+            return status;
+        status = symh_dev->map(mem, hello->mem_offset[i], base + hello->offset[i], hello->size[i],
+                               SYMH_DEV_ACCESS_READ_WRITE);
+        symh_dev->mem_release(mem);
+    }
+    return status;
+}
+
+int symh_tl_ipc_share(size_t symm_offset, int n, const symh_tl_ipc_object_t *objects, int status)
+{
+    symh_tl_ipc_hello_t hello;
+    int fds[SYMH_TL_IPC_MAX_OBJECTS], prepared;
+
+    prepared = symh_tl_ipc_prepare(&hello, fds, 1 + (uint64_t)symm_offset, n, objects, status);
+    status = symh_tl_ipc_exchange(&hello, fds, symh_tl_ipc_map_region, &hello);
+    symh_tl_ipc_close_all(fds);
+    return prepared != SYMH_OK ? prepared : status;
+}
+
+void symh_tl_ipc_unshare(size_t offset, size_t size)
+{
+    int pe;
+
+    for (pe = 0; symh_tl_ipc.bases != NULL && pe < symh_tl_ipc.n_pes; ++pe)
+        if (symh_tl_ipc_is_peer(pe) && symh_tl_ipc.bases[pe] != NULL)
+            symh_dev->unmap(symh_tl_ipc.bases[pe] + offset, size);
 }
 
 void symh_tl_ipc_fini(void)

@@ -10,6 +10,9 @@
 #include "device/dev.h"
 
 #define SYMH_TL_WINDOW_OBJECTS 2
+/* Most physical objects one exchange hands over (a symmetric region may span several VMM
+ * mappings). */
+#define SYMH_TL_IPC_MAX_OBJECTS 8
 
 /* This PE's window as the heap laid it out: [internal | heap | symmetric area]. */
 typedef struct {
@@ -20,6 +23,8 @@ typedef struct {
     size_t heap_offset;
     size_t heap_size;
     size_t internal_size; /* the internal area starts at offset 0 */
+    size_t symm_offset;   /* the symmetric-registration area */
+    size_t symm_size;
     int n_objects;
     struct {
         size_t offset;
@@ -32,6 +37,24 @@ typedef struct {
  * bootstrap steps). Maps every node-local peer routed through IPC. */
 int symh_tl_ipc_init(const symh_tl_window_t *mine);
 void symh_tl_ipc_fini(void);
+
+/* [mem_offset, +size) of a physical object, placed at `offset` in the window. */
+typedef struct {
+    symh_dev_mem_t *mem;
+    size_t mem_offset;
+    size_t offset;
+    size_t size;
+} symh_tl_ipc_object_t;
+
+/* Collective over all PEs: hands this PE's `n` objects of one symmetric region (at `symm_offset`
+ * in the symmetric area; object offsets are window offsets) to its node-local IPC peers and maps
+ * theirs at the same offsets in its views of their windows. `status` not SYMH_OK: this PE
+ * already failed and only takes part; it is returned. The caller agrees on the result and, on
+ * failure, calls symh_tl_ipc_unshare everywhere. */
+int symh_tl_ipc_share(size_t symm_offset, int n, const symh_tl_ipc_object_t *objects, int status);
+/* Local: unmaps window range [offset, +size) in this PE's views of every IPC peer's window
+ * (harmless where nothing is mapped). */
+void symh_tl_ipc_unshare(size_t offset, size_t size);
 
 /* Where PE `pe`'s window starts in this process: this PE's own window for itself, the mapped
  * copy for an IPC peer, NULL when `pe` is not reachable by load/store. */

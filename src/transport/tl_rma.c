@@ -11,6 +11,7 @@
 #include "bootstrap/boot.h"
 #include "transport/tl_ipc.h"
 #include "transport/tl_rma.h"
+#include "transport/tl_symm.h"
 #include "transport/tl_route.h"
 
 symh_tl_rma_state_t symh_tl_rma;
@@ -25,8 +26,11 @@ int symh_tl_rma_init(void)
         symh_error("symh_tl_rma_init: the symmetric window is not set up");
         return SYMH_ERR_NOT_INITIALIZED;
     }
+    if (symh_tl_symm_init() != SYMH_OK)
+        return SYMH_ERR_NO_MEMORY;
     bases = calloc((size_t)n, sizeof(*bases));
     if (bases == NULL) {
+        symh_tl_symm_fini();
         symh_error("symh_tl_rma_init: cannot allocate %d peer bases", n);
         return SYMH_ERR_NO_MEMORY;
     }
@@ -46,6 +50,7 @@ int symh_tl_rma_init(void)
 
 void symh_tl_rma_fini(void)
 {
+    symh_tl_symm_fini();
     free(symh_tl_rma.peer_base);
     /* n_pes 0 and heap_size 0 make every translation fail even if `up` were read stale. */
     symh_tl_rma = (symh_tl_rma_state_t){ .up = 0 };
@@ -59,33 +64,47 @@ void symh_tl_rma_not_up(const char *func)
     symh_status_set(SYMH_ERR_NOT_INITIALIZED);
 }
 
-int symh_tl_rma_explain(const char *func, const char *arg, const void *addr, size_t nelems,
-                        size_t elem_size, size_t align, int pe)
+int symh_tl_rma_slow(const char *func, const char *arg, const void *addr, size_t nelems,
+                     size_t elem_size, size_t align, int pe, char **mapped)
 {
-    uintptr_t lo = symh_tl_rma.heap_lo, offset = (uintptr_t)addr - lo;
+    uintptr_t lo = symh_tl_rma.heap_lo, a = (uintptr_t)addr, offset = a - lo;
     size_t left;
+    char *base;
 
     if (pe < 0 || pe >= symh_tl_rma.n_pes) {
         symh_error("%s: pe %d is out of range (0..%d)", func, pe, symh_tl_rma.n_pes - 1);
         return SYMH_ERR_INVALID_ARG;
     }
-    if ((uintptr_t)addr < lo || offset >= symh_tl_rma.heap_size) {
-        symh_error("%s: %s %p is not a symmetric address (the symmetric heap is %p .. %p)", func,
-                   arg, addr, (void *)lo, (void *)(lo + symh_tl_rma.heap_size));
+    if (a >= lo && offset < symh_tl_rma.heap_size) {
+        left = symh_tl_rma.heap_size - offset;
+        offset += symh_tl_rma.heap_offset;
+        if (nelems > left / elem_size) {
+            symh_error("%s: %s %p + %zu elements of %zu bytes runs past the end of the symmetric "
+                       "heap (%zu bytes left)",
+                       func, arg, addr, nelems, elem_size, left);
+            return SYMH_ERR_NOT_REGISTERED;
+        }
+    } else if ((left = symh_tl_symm_left(a)) != 0) {
+        offset = a - symh_tl_symm.lo + symh_tl_symm.window_offset;
+        if (nelems > left / elem_size) {
+            symh_error("%s: %s %p + %zu elements of %zu bytes runs past the end of its symmetric "
+                       "region (%zu bytes left)",
+                       func, arg, addr, nelems, elem_size, left);
+            return SYMH_ERR_NOT_REGISTERED;
+        }
+    } else {
+        symh_error("%s: %s %p is not a symmetric address (the symmetric heap is %p .. %p; "
+                   "else a region of symh_buffer_register_symmetric)",
+                   func, arg, addr, (void *)lo, (void *)(lo + symh_tl_rma.heap_size));
         return SYMH_ERR_NOT_REGISTERED;
     }
-    left = symh_tl_rma.heap_size - offset;
-    if (nelems > left / elem_size) {
-        symh_error("%s: %s %p + %zu elements of %zu bytes runs past the end of the symmetric "
-                   "heap (%zu bytes left)",
-                   func, arg, addr, nelems, elem_size, left);
-        return SYMH_ERR_NOT_REGISTERED;
-    }
-    if (((uintptr_t)addr & (align - 1)) != 0) {
+    if ((a & (align - 1)) != 0) {
         symh_error("%s: %s %p is not aligned to %zu bytes", func, arg, addr, align);
         return SYMH_ERR_INVALID_ARG;
     }
-    return SYMH_TL_RMA_VIA_OPS;
+    base = symh_tl_rma.peer_base[pe];
+    *mapped = base == NULL ? NULL : base + offset;
+    return SYMH_OK;
 }
 
 void symh_tl_rma_ops_done(const char *func, int pe, int status)
@@ -331,24 +350,21 @@ int symh_addr_accessible(const void *addr, int pe)
     offset = (uintptr_t)addr - symh_tl_rma.heap_lo;
     symh_status_set(SYMH_OK);
     return (unsigned)pe < (unsigned)symh_tl_rma.n_pes && symh_tl_rma.peer_base[pe] != NULL &&
-           offset < symh_tl_rma.heap_size;
+           (offset < symh_tl_rma.heap_size || symh_tl_symm_left((uintptr_t)addr) != 0);
 }
 
 void *symh_ptr(const void *dest, int pe)
 {
-    uintptr_t offset;
     char *remote;
 
     SYMH_TL_RMA_CHECK_UP(NULL);
-    offset = (uintptr_t)dest - symh_tl_rma.heap_lo;
-    if ((unsigned)pe < (unsigned)symh_tl_rma.n_pes && offset < symh_tl_rma.heap_size &&
-        symh_tl_rma.peer_base[pe] == NULL) {
+    if (!symh_tl_rma_target(__func__, "dest", dest, 1, 1, 1, pe, &remote))
+        return NULL;
+    if (remote == NULL) {
         symh_debug("symh_ptr: no load/store route to PE %d", pe);
         symh_status_set(SYMH_ERR_UNSUPPORTED);
         return NULL;
     }
-    remote = symh_tl_rma_xlate(__func__, "dest", dest, 1, 1, 1, pe);
-    if (remote != NULL)
-        symh_status_set(SYMH_OK);
+    symh_status_set(SYMH_OK);
     return remote;
 }

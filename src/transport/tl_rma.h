@@ -31,21 +31,19 @@ void symh_tl_rma_fini(void);
 /* Logs the not-initialized line naming `func` and records the error. */
 void symh_tl_rma_not_up(const char *func);
 
-/* What symh_tl_rma_explain returns for a valid access to a PE that is not mapped: it goes
- * through the ops table of the PE's route. Internal, never a public status. */
-#define SYMH_TL_RMA_VIA_OPS 1
-
-/* Why an access failed: logs one line naming `func`, the argument `arg` and its value, and
- * returns the status to record; or SYMH_TL_RMA_VIA_OPS, without a line, when the access is valid
- * but the PE is not mapped. `align` is the required alignment (1 for bytes). */
-int symh_tl_rma_explain(const char *func, const char *arg, const void *addr, size_t nelems,
-                        size_t elem_size, size_t align, int pe);
+/* The slow path of a translation the inline check did not take (a PE that is not mapped, a
+ * symmetric region, or a misuse): SYMH_OK with *mapped = the load/store address, or NULL when the
+ * access must go through the PE's ops table; or the status to record, after one line naming
+ * `func`, the argument `arg` and its value. `align` is the required alignment (1 for bytes). */
+int symh_tl_rma_slow(const char *func, const char *arg, const void *addr, size_t nelems,
+                     size_t elem_size, size_t align, int pe, char **mapped);
 
 /* Records the outcome of an access that went through PE pe's ops table, logging one line naming
  * `func` when it failed. */
 void symh_tl_rma_ops_done(const char *func, int pe, int status);
 
-/* Checks the symmetric range [addr, addr + nelems * elem_size) for `pe`: 1 and *mapped = its
+/* Checks the symmetric range [addr, addr + nelems * elem_size) for `pe` (the heap inline, a
+ * symmetric region out of line): 1 and *mapped = its
  * load/store address there, or 1 and *mapped = NULL when the access must go through the PE's
  * ops table (symh_tl_ops_of), or 0 when refused (the reason logged and recorded). nelems must be
  * at least 1. The data path's one branch: mapped -> load/store, else -> ops. */
@@ -65,11 +63,9 @@ static inline int symh_tl_rma_target(const char *func, const char *arg, const vo
         *mapped = base + symh_tl_rma.heap_offset + offset;
         return 1;
     }
-    status = symh_tl_rma_explain(func, arg, addr, nelems, elem_size, align, pe);
-    if (status == SYMH_TL_RMA_VIA_OPS) {
-        *mapped = NULL;
+    status = symh_tl_rma_slow(func, arg, addr, nelems, elem_size, align, pe, mapped);
+    if (status == SYMH_OK)
         return 1;
-    }
     symh_status_set(status);
     return 0;
 }

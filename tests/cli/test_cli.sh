@@ -34,6 +34,18 @@ demo)
     grep -q "^PE 0: atomics: 4 PEs added 1..4 to a counter: 10 (expected 10): ok$" "$out" ||
         fail "the atomic count is not verified"
     ;;
+example_symm)
+    # The worked example of docs/registration.md, at 2 and 3 PEs: each PE verifies the greeting
+    # the previous PE put through the alias, read through its original buffer.
+    for np in 2 3; do
+        timeout 120 "${mpiexec[@]}" -n $np "$build/examples/symh_symmetric_registration" >"$out" 2>&1 ||
+            fail "np $np exited $?"
+        for ((pe = 0; pe < np; ++pe)); do
+            grep -q "^PE $pe: buffer .*, alias .*, received \"hello from PE $(((pe + np - 1) % np))\" through the original address: ok$" "$out" ||
+                fail "np $np: PE $pe did not verify its greeting"
+        done
+    done
+    ;;
 bad_config)
     # A wrong SYMH_HEAP_SIZE: non-zero exit, one message naming variable and value, no hang.
     rc=0

@@ -2,7 +2,9 @@
  * that is a plain array of ranges, searched linearly. Every 3 bytes are one step (op, a, b) over
  * a 1024-byte address space near the top of the address space (so that overflowing lengths are
  * reachable): insert [a*4, +b) (b 0: a zero length; op bit: a length that wraps), remove at any
- * byte, lookup, or remove_if by a device bit. Aborts when a status, a conflict, a removed or a
+ * byte, lookup, remove_if by a device bit, or a run of up to 64 inserts or removes at a, a + 4,
+ * ... (so that a short input fills and empties several B+tree leaves: splits, borrows, merges and
+ * the root growing a level and losing it). Aborts when a status, a conflict, a removed or a
  * looked-up entry, or the count disagrees with the model, or when the map's check() fails. */
 #include <stddef.h>
 #include <stdint.h>
@@ -93,18 +95,61 @@ static int fuzz_keep_device(const symh_reg_entry_t *e, void *arg)
     return (e->device & *(const int *)arg) == 0;
 }
 
+/* One insert, checked against the model (which it updates). */
+static void fuzz_insert(symh_reg_map_t *map, fuzz_model_t *model, uintptr_t a, size_t length,
+                        int device)
+{
+    symh_reg_entry_t e, out;
+    long hit;
+    int status;
+
+    fuzz_entry(&e, a, length, device);
+    memset(&out, 0xa5, sizeof(out));
+    status = symh_reg_map_insert(map, &e, &out);
+    if (length == 0 || length > UINTPTR_MAX - a) {
+        fuzz_require(status == SYMH_ERR_INVALID_ARG);
+        return;
+    }
+    hit = fuzz_model_overlap(model, a, length);
+    if (hit >= 0) {
+        fuzz_require(status == SYMH_ERR_OVERLAP);
+        fuzz_require(fuzz_same(&out, &model->live[hit]));
+    } else {
+        fuzz_require(status == SYMH_OK && model->count < FUZZ_MAX_LIVE);
+        model->live[model->count].base = a;
+        model->live[model->count].length = length;
+        model->live[model->count].device = device;
+        model->count++;
+    }
+}
+
+/* One remove at any byte, checked against the model (which it updates). */
+static void fuzz_remove(symh_reg_map_t *map, fuzz_model_t *model, uintptr_t a)
+{
+    symh_reg_entry_t out;
+    long hit = fuzz_model_find(model, a);
+    int status = symh_reg_map_remove(map, a, &out);
+
+    if (hit < 0) {
+        fuzz_require(status == SYMH_ERR_NOT_REGISTERED);
+    } else {
+        fuzz_require(status == SYMH_OK && fuzz_same(&out, &model->live[hit]));
+        fuzz_model_drop(model, (size_t)hit);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static fuzz_model_t model; /* static: no large stack frame per input */
     symh_reg_map_t *map;
-    symh_reg_entry_t e, out;
+    symh_reg_entry_t out;
     size_t i;
 
     if (symh_reg_map_create(&map) != SYMH_OK)
         abort();
     model.count = 0;
     for (i = 0; i + 3 <= size; i += 3) {
-        unsigned op = data[i] % 8;
+        unsigned op = data[i] % 10, j;
         uintptr_t a = FUZZ_LO + (uintptr_t)data[i + 1] * 4;
         size_t b = data[i + 2];
         long hit;
@@ -113,42 +158,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         switch (op) {
         case 0:
         case 1:
-        case 2: {
-            /* insert; a wrapping length when op is 2 and b is odd */
-            size_t length = op == 2 && (b & 1) ? (size_t)(UINTPTR_MAX - a) + 1 + b : b;
-            int device = (int)(data[i] >> 3);
-
-            fuzz_entry(&e, a, length, device);
-            memset(&out, 0xa5, sizeof(out));
-            status = symh_reg_map_insert(map, &e, &out);
-            if (length == 0 || length > UINTPTR_MAX - a) {
-                fuzz_require(status == SYMH_ERR_INVALID_ARG);
-                break;
-            }
-            hit = fuzz_model_overlap(&model, a, length);
-            if (hit >= 0) {
-                fuzz_require(status == SYMH_ERR_OVERLAP);
-                fuzz_require(fuzz_same(&out, &model.live[hit]));
-            } else {
-                fuzz_require(status == SYMH_OK && model.count < FUZZ_MAX_LIVE);
-                model.live[model.count].base = a;
-                model.live[model.count].length = length;
-                model.live[model.count].device = device;
-                model.count++;
-            }
+        case 2: /* insert; a wrapping length when op is 2 and b is odd */
+            fuzz_insert(map, &model, a, op == 2 && (b & 1) ? (size_t)(UINTPTR_MAX - a) + 1 + b : b,
+                        (int)(data[i] >> 3));
             break;
-        }
         case 3:
         case 4: /* remove at any byte */
-            a += b % 4;
-            hit = fuzz_model_find(&model, a);
-            status = symh_reg_map_remove(map, a, &out);
-            if (hit < 0) {
-                fuzz_require(status == SYMH_ERR_NOT_REGISTERED);
-            } else {
-                fuzz_require(status == SYMH_OK && fuzz_same(&out, &model.live[hit]));
-                fuzz_model_drop(&model, (size_t)hit);
-            }
+            fuzz_remove(map, &model, a + b % 4);
             break;
         case 5:
         case 6: /* lookup */
@@ -160,21 +176,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             else
                 fuzz_require(status == SYMH_OK && fuzz_same(&out, &model.live[hit]));
             break;
-        default: { /* remove_if: drop every range whose device has one of b's low bits */
+        case 7: { /* remove_if: drop every range whose device has one of b's low bits */
             int mask = (int)(b & 7);
-            size_t removed = 0, j = 0;
+            size_t removed = 0, k = 0;
 
-            while (j < model.count) {
-                if ((model.live[j].device & mask) != 0) {
-                    fuzz_model_drop(&model, j);
+            while (k < model.count) {
+                if ((model.live[k].device & mask) != 0) {
+                    fuzz_model_drop(&model, k);
                     removed++;
                 } else {
-                    j++;
+                    k++;
                 }
             }
             fuzz_require(symh_reg_map_remove_if(map, fuzz_keep_device, &mask) == removed);
             break;
         }
+        case 8: /* 1 + b % 64 inserts of 1 - 4 bytes at a, a + 4, ..., up to the top */
+            for (j = 0; j <= (b & 63) && a + 4 * (uintptr_t)j >= FUZZ_LO; ++j)
+                fuzz_insert(map, &model, a + 4 * (uintptr_t)j, 1 + (b >> 6),
+                            (int)((data[i] >> 4) + j) % 8);
+            break;
+        default: /* 1 + b % 64 removes at a + b / 64, a + 4 + b / 64, ... */
+            for (j = 0; j <= (b & 63) && a + 4 * (uintptr_t)j >= FUZZ_LO; ++j)
+                fuzz_remove(map, &model, a + 4 * (uintptr_t)j + (b >> 6));
+            break;
         }
         fuzz_require(symh_reg_map_count(map) == model.count);
         fuzz_require(symh_reg_map_check(map) == SYMH_OK);

@@ -16,13 +16,7 @@
 namespace
 {
 
-size_t count_lines(const std::string &log)
-{
-    size_t n = 0;
-    for (char c : log)
-        n += c == '\n';
-    return n;
-}
+using symh_test::log_lines;
 
 class RegBeforeInit : public SymhTest
 {
@@ -37,7 +31,7 @@ TEST_F(RegBeforeInit, EveryCallFailsCleanly)
         symh_buffer_unregister_all();
         EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_last_error());
     });
-    EXPECT_EQ(3u, count_lines(log)) << log;
+    EXPECT_EQ(3u, log_lines(log)) << log;
 }
 
 class Reg : public SymhTest
@@ -63,7 +57,7 @@ class Reg : public SymhTest
     {
         std::string log = symh_captured_log([&] { EXPECT_EQ(status, call()); });
         EXPECT_EQ(status, symh_last_error());
-        EXPECT_EQ(1u, count_lines(log)) << log;
+        EXPECT_EQ(1u, log_lines(log)) << log;
         EXPECT_NE(std::string::npos, log.find(part)) << log;
     }
     std::vector<char> buf;
@@ -219,7 +213,7 @@ TEST_F(RegAfterFinalize, RegistrationsEndWithFinalize)
     symh_finalize();
     std::string log = symh_captured_log(
         [&] { EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_buffer_register(buf, sizeof(buf))); });
-    EXPECT_EQ(1u, count_lines(log)) << log;
+    EXPECT_EQ(1u, log_lines(log)) << log;
     ASSERT_EQ(SYMH_OK, symh_init());
     EXPECT_EQ(SYMH_OK, symh_buffer_register(buf, sizeof(buf))) << "a new init starts empty";
     symh_finalize();

@@ -21,13 +21,7 @@
 namespace
 {
 
-size_t count_lines(const std::string &log)
-{
-    size_t n = 0;
-    for (char c : log)
-        n += c == '\n';
-    return n;
-}
+using symh_test::log_lines;
 
 const size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
@@ -58,7 +52,7 @@ TEST_F(VmmBeforeInit, EveryCallFailsCleanly)
         EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_vmm_get_access(buf, page, &mode));
         EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_vmm_unmap(buf, page));
     });
-    EXPECT_EQ(11u, count_lines(log)) << log;
+    EXPECT_EQ(11u, log_lines(log)) << log;
     EXPECT_EQ(nullptr, va);
     EXPECT_EQ(nullptr, pm);
     EXPECT_EQ(nullptr, mapped);
@@ -108,7 +102,7 @@ class Vmm : public SymhTest
     {
         std::string log = symh_captured_log([&] { EXPECT_EQ(status, call()); });
         EXPECT_EQ(status, symh_last_error());
-        EXPECT_EQ(1u, count_lines(log)) << log;
+        EXPECT_EQ(1u, log_lines(log)) << log;
         EXPECT_NE(std::string::npos, log.find(part)) << log;
     }
     template <typename F> void expect_invalid(const std::string &part, F call)
@@ -131,13 +125,13 @@ TEST_F(Vmm, Granularity)
         std::string log = symh_captured_log(
             [&] { EXPECT_EQ(0u, symh_vmm_granularity(device, SYMH_GRANULARITY_MINIMUM)); });
         EXPECT_EQ(SYMH_ERR_NO_DEVICE, symh_last_error());
-        EXPECT_EQ(1u, count_lines(log)) << log;
+        EXPECT_EQ(1u, log_lines(log)) << log;
         EXPECT_NE(std::string::npos, log.find("no device " + std::to_string(device))) << log;
     }
     std::string log = symh_captured_log(
         [&] { EXPECT_EQ(0u, symh_vmm_granularity(0, (symh_granularity_mode_t)7)); });
     EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_last_error());
-    EXPECT_EQ(1u, count_lines(log)) << log;
+    EXPECT_EQ(1u, log_lines(log)) << log;
 }
 
 TEST_F(Vmm, ReservationsAreAlignedAndInaccessible)
@@ -219,7 +213,7 @@ TEST_F(Vmm, PhysmemCreateSizeDevice)
         EXPECT_EQ(-1, symh_physmem_device(nullptr));
         EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_last_error());
     });
-    EXPECT_EQ(2u, count_lines(log)) << log;
+    EXPECT_EQ(2u, log_lines(log)) << log;
 }
 
 TEST_F(Vmm, MapWriteReadUnmap)
@@ -478,7 +472,7 @@ TEST_F(VmmAfterFinalize, CallsFailAfterFinalizeAndWorkAfterANewInit)
     void *va = nullptr;
     std::string log = symh_captured_log(
         [&] { EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_vmm_reserve(page, nullptr, &va)); });
-    EXPECT_EQ(1u, count_lines(log)) << log;
+    EXPECT_EQ(1u, log_lines(log)) << log;
     ASSERT_EQ(SYMH_OK, symh_init());
     ASSERT_EQ(SYMH_OK, symh_vmm_reserve(page, nullptr, &va));
     EXPECT_EQ(SYMH_OK, symh_vmm_release(va, page));

@@ -133,6 +133,7 @@ int symh_shim_config_value(const char *name, unsigned long long *number, char *t
         text[0] = '\0';
         switch (symh_config_vars[id].type) {
         case SYMH_CONFIG_SIZE:
+        case SYMH_CONFIG_COUNT:
             *number = symh_config_size((symh_config_id_t)id);
             break;
         case SYMH_CONFIG_BOOL:

@@ -284,6 +284,26 @@ TEST_F(Config, InvalidValuesNameTheVariableAndTheValue)
     EXPECT_EQ(1u, number("SYMH_TRANSPORT"));
 }
 
+TEST_F(Config, CountsAreDecimalWithoutSuffix)
+{
+    EXPECT_EQ(SYMH_OK, load()) << message;
+    EXPECT_EQ(64u, number("SYMH_MAX_SYMM_REGIONS"));
+    for (const char *good : { "0", "4", "0064", "2147483647" }) {
+        setenv("SYMH_MAX_SYMM_REGIONS", good, 1);
+        ASSERT_EQ(SYMH_OK, load()) << good;
+        EXPECT_EQ(strtoull(good, nullptr, 10), number("SYMH_MAX_SYMM_REGIONS")) << good;
+    }
+    for (const char *bad :
+         { "", "-1", "+1", " 1", "1 ", "4k", "0x10", "2147483648", "99999999999999999999999" }) {
+        setenv("SYMH_MAX_SYMM_REGIONS", bad, 1);
+        EXPECT_EQ(SYMH_ERR_INVALID_ARG, load()) << bad;
+        std::string want = std::string("SYMH_MAX_SYMM_REGIONS='") + bad + "'";
+        EXPECT_NE(std::string::npos, std::string(message).find(want)) << message;
+        EXPECT_NE(std::string::npos, std::string(message).find("decimal count")) << message;
+    }
+    unsetenv("SYMH_MAX_SYMM_REGIONS");
+}
+
 TEST_F(Config, UnknownVariablesAreReported)
 {
     setenv("SYMH_HEAPSIZE", "1g", 1);

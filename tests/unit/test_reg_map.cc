@@ -2,6 +2,7 @@
 // tests/shim/shim_reg.h: every insert case, lookups at the edges and in gaps, remove by start and
 // interior address, remove_if, a long random sequence against a brute-force model, and lookups
 // racing a writer (run under TSan in the thread-sanitizer build).
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -336,6 +337,91 @@ TEST_F(RegMapTest, RandomSequenceAgainstModel)
             ASSERT_EQ(SYMH_OK, symh_shim_reg_map_check(map_)) << "op " << op;
         }
     }
+}
+
+// A tree several levels deep (200k ranges: leaves of 16, inner nodes of 32), grown in random
+// order, shrunk by random removes at interior addresses and by remove_if, then grown again: every
+// split, borrow and merge of leaves and inner nodes, and the root growing and collapsing, checked
+// against the invariant walk and by looking up every range's first and last byte and gap.
+TEST_F(RegMapTest, DeepTreeGrowsAndShrinks)
+{
+    const size_t n = 200000;
+    const uintptr_t lo = (uintptr_t)1 << 40, stride = 0x100;
+    std::mt19937_64 rng(4242);
+    std::vector<size_t> order(n);
+    std::vector<bool> live(n, false);
+    size_t alive = 0;
+    // Range i is [lo + i * stride, + 1 + i % 0x80): a gap after each one.
+    auto base_of = [&](size_t i) { return lo + i * stride; };
+    auto len_of = [](size_t i) { return (size_t)1 + i % 0x80; };
+    auto verify = [&](const char *when) {
+        ASSERT_EQ(SYMH_OK, symh_shim_reg_map_check(map_)) << when;
+        ASSERT_EQ(alive, symh_shim_reg_map_count(map_)) << when;
+        for (size_t i = 0; i < n; ++i) {
+            uintptr_t b = base_of(i);
+            ASSERT_EQ(live[i] ? b : 0, find(b)) << when << " range " << i;
+            ASSERT_EQ(live[i] ? b : 0, find(b + len_of(i) - 1)) << when << " range " << i;
+            ASSERT_EQ(0u, find(b + len_of(i))) << when << " range " << i;
+        }
+    };
+
+    for (size_t i = 0; i < n; ++i)
+        order[i] = i;
+    std::shuffle(order.begin(), order.end(), rng);
+    for (size_t i : order) {
+        symh_shim_reg_entry_t e = make_entry(base_of(i), len_of(i), 1, (int)(i % 7));
+
+        ASSERT_EQ(SYMH_OK, symh_shim_reg_map_insert(map_, &e, nullptr)) << i;
+        live[i] = true;
+        ++alive;
+    }
+    verify("after inserting");
+
+    // Remove 90 % in another random order, at any byte of each range.
+    std::shuffle(order.begin(), order.end(), rng);
+    for (size_t k = 0; k < n * 9 / 10; ++k) {
+        size_t i = order[k];
+        symh_shim_reg_entry_t e;
+
+        ASSERT_EQ(SYMH_OK, symh_shim_reg_map_remove(map_, base_of(i) + rng() % len_of(i), &e)) << i;
+        ASSERT_EQ(base_of(i), e.base);
+        live[i] = false;
+        --alive;
+        if (k % 20000 == 0) {
+            ASSERT_EQ(SYMH_OK, symh_shim_reg_map_check(map_)) << "remove " << k;
+        }
+    }
+    verify("after removing 90 %");
+
+    // Grow back, then drop one device in seven with remove_if, then remove the rest.
+    for (size_t k = 0; k < n * 9 / 10; k += 2) {
+        size_t i = order[k];
+        symh_shim_reg_entry_t e = make_entry(base_of(i), len_of(i), 1, (int)(i % 7));
+
+        ASSERT_EQ(SYMH_OK, symh_shim_reg_map_insert(map_, &e, nullptr)) << i;
+        live[i] = true;
+        ++alive;
+    }
+    verify("after growing back");
+    auto keep = [](const symh_shim_reg_entry_t *e, void *) -> int { return e->device != 3; };
+    size_t dropped = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (live[i] && i % 7 == 3) {
+            live[i] = false;
+            --alive;
+            ++dropped;
+        }
+    ASSERT_EQ(dropped, symh_shim_reg_map_remove_if(map_, keep, nullptr));
+    verify("after remove_if");
+    for (size_t i = 0; i < n; ++i)
+        if (live[i]) {
+            ASSERT_EQ(SYMH_OK, symh_shim_reg_map_remove(map_, base_of(i), nullptr)) << i;
+            live[i] = false;
+            --alive;
+        }
+    verify("after removing everything");
+    ASSERT_EQ(SYMH_OK, insert(lo, 1));
+    EXPECT_EQ(lo, find(lo));
 }
 
 // Entries whose every field derives from the base, so a reader can tell a torn copy.
