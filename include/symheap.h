@@ -11,5 +11,7 @@
 #include <symheap/barrier.h>
 #include <symheap/registration.h>
 #include <symheap/vmm.h>
+#include <symheap/device.h>
+#include <symheap/mr.h>
 
 #endif /* SYMHEAP_H */

@@ -11,6 +11,8 @@
       "address space reserved after the heap for symmetric registrations (costs no memory)")       \
     X(MAX_SYMM_REGIONS, COUNT, "64", NULL,                                                         \
       "most live symh_buffer_register_symmetric regions per PE")                                   \
+    X(HOST_DEVICES, COUNT, "1", NULL,                                                              \
+      "host backend: number of host devices each PE presents (1 to 1024)")                         \
     X(HOSTID, STRING, "", NULL,                                                                    \
       "node identity: PEs with the same value form one node (default: PEs sharing memory)")        \
     X(TRANSPORT, ENUM, "auto", "auto|ipc|ucx|ofi",                                                 \

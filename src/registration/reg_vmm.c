@@ -11,11 +11,9 @@
 
 #include "core/core_status.h"
 #include "device/dev.h"
+#include "device/dev_devices.h"
 #include "registration/reg_registry.h"
 #include "registration/reg_vmm.h"
-
-/* The host backend has one device, 0; the device issue replaces this with its device count. */
-#define SYMH_VMM_DEVICE_COUNT 1
 
 /* A physical object stays allocated while the user's handle or any mapping references it: the
  * registry entries of mappings point at it, and later layers export it from there. */
@@ -90,9 +88,9 @@ static void symh_vmm_physmem_put(symh_physmem_t *pm)
 size_t symh_vmm_granularity(int device, symh_granularity_mode_t mode)
 {
     SYMH_CHECK_INIT(symh_reg_registry != NULL, 0);
-    if (device < 0 || device >= SYMH_VMM_DEVICE_COUNT) {
+    if (device < 0 || device >= symh_dev_devices_count()) {
         symh_error("symh_vmm_granularity: no device %d (the %s backend has %d)", device,
-                   symh_dev->name, SYMH_VMM_DEVICE_COUNT);
+                   symh_dev->name, symh_dev_devices_count());
         symh_status_set(SYMH_ERR_NO_DEVICE);
         return 0;
     }
@@ -212,9 +210,9 @@ int symh_physmem_create(int device, size_t size, symh_physmem_t **pm)
     int status;
 
     SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
-    if (device < 0 || device >= SYMH_VMM_DEVICE_COUNT) {
+    if (device < 0 || device >= symh_dev_devices_count()) {
         symh_error("symh_physmem_create: no device %d (the %s backend has %d)", device,
-                   symh_dev->name, SYMH_VMM_DEVICE_COUNT);
+                   symh_dev->name, symh_dev_devices_count());
         return symh_status_set(SYMH_ERR_NO_DEVICE);
     }
     page = symh_vmm_page();

@@ -9,6 +9,7 @@
 #include "collectives/coll_agree.h"
 #include "collectives/coll_barrier.h"
 #include "core/core_status.h"
+#include "device/dev_devices.h"
 #include "heap/heap_window.h"
 #include "registration/reg_registry.h"
 #include "registration/reg_vmm.h"
@@ -128,6 +129,8 @@ int symh_init_thread(int requested, int *provided)
     }
     if (status == SYMH_OK)
         status = symh_heap_check_config(report.message, sizeof(report.message));
+    if (status == SYMH_OK)
+        status = symh_dev_devices_check_config(report.message, sizeof(report.message));
     config_status = status;
 
     status = symh_boot_start(requested, &level);
@@ -138,9 +141,12 @@ int symh_init_thread(int requested, int *provided)
     if (status != SYMH_OK)
         goto err_boot;
     symh_rt_warn_unknown(&report);
+    status = symh_rt_agree(symh_dev_devices_init(), NULL);
+    if (status != SYMH_OK)
+        goto err_devices;
     status = symh_rt_agree(symh_boot_group_nodes(symh_config_string(SYMH_CFG_HOSTID)), NULL);
     if (status != SYMH_OK)
-        goto err_boot;
+        goto err_devices;
     status = symh_rt_agree(symh_tl_route_init(), NULL);
     if (status != SYMH_OK)
         goto err_routes;
@@ -184,6 +190,8 @@ err_coll:
     symh_coll_fini();
 err_routes:
     symh_tl_route_fini();
+err_devices:
+    symh_dev_devices_fini();
 err_boot:
     symh_boot_stop();
     return symh_status_set(status);
@@ -209,6 +217,7 @@ void symh_finalize(void)
     symh_heap_fini();
     symh_coll_fini();
     symh_tl_route_fini();
+    symh_dev_devices_fini();
     symh_boot_stop();
     symh_rt.initialized = 0;
     symh_status_set(SYMH_OK);

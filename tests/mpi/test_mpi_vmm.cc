@@ -121,7 +121,7 @@ TEST_F(Vmm, Granularity)
     EXPECT_EQ(SYMH_OK, symh_last_error());
     EXPECT_EQ((size_t)2 << 20, symh_vmm_granularity(0, SYMH_GRANULARITY_RECOMMENDED));
     EXPECT_EQ(SYMH_OK, symh_last_error());
-    for (int device : { 1, -1, 1000 }) {
+    for (int device : { symh_device_count(), -1, 1025 }) {
         std::string log = symh_captured_log(
             [&] { EXPECT_EQ(0u, symh_vmm_granularity(device, SYMH_GRANULARITY_MINIMUM)); });
         EXPECT_EQ(SYMH_ERR_NO_DEVICE, symh_last_error());
@@ -200,8 +200,22 @@ TEST_F(Vmm, PhysmemCreateSizeDevice)
     EXPECT_EQ(0, symh_physmem_device(pm));
     EXPECT_EQ(SYMH_OK, symh_last_error());
     symh_physmem_t *other = nullptr;
-    expect_refused(SYMH_ERR_NO_DEVICE, "no device 3",
-                   [&] { return symh_physmem_create(3, page, &other); });
+    const int n = symh_device_count();
+    expect_refused(SYMH_ERR_NO_DEVICE, "no device " + std::to_string(n),
+                   [&] { return symh_physmem_create(n, page, &other); });
+    // Every device of SYMH_HOST_DEVICES has objects of its own, mappable like device 0's.
+    for (int device = 1; device < n; ++device) {
+        void *mapped = nullptr;
+        ASSERT_EQ(SYMH_OK, symh_physmem_create(device, page, &other));
+        EXPECT_EQ(device, symh_physmem_device(other));
+        EXPECT_EQ(page, symh_vmm_granularity(device, SYMH_GRANULARITY_MINIMUM));
+        ASSERT_EQ(SYMH_OK,
+                  symh_physmem_map(other, at(15 * page), page, SYMH_ACCESS_READ_WRITE, 0, &mapped));
+        *(volatile char *)mapped = 1;
+        EXPECT_EQ(SYMH_OK, symh_vmm_unmap(mapped, page));
+        EXPECT_EQ(SYMH_OK, symh_physmem_destroy(other));
+        other = nullptr;
+    }
     expect_invalid("pm is NULL", [] { return symh_physmem_create(0, page, nullptr); });
     expect_invalid("size is 0", [&] { return symh_physmem_create(0, 0, &other); });
     expect_invalid("not a multiple", [&] { return symh_physmem_create(0, page / 2, &other); });

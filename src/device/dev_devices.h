@@ -1,0 +1,27 @@
+/* device: the devices of this PE (SYMH_HOST_DEVICES host devices on the host backend), each
+ * thread's current device, and the runtime's hooks that bring them and their memory resources
+ * up and down. */
+#ifndef SYMH_DEV_DEVICES_H
+#define SYMH_DEV_DEVICES_H
+
+#include <stddef.h>
+
+/* Most host devices SYMH_HOST_DEVICES may ask for. */
+#define SYMH_DEV_DEVICES_MAX 1024
+
+/* Checks the device configuration; on failure writes a message naming the variable and its value
+ * into `msg` (the runtime decides which PE logs it). */
+int symh_dev_devices_check_config(char *msg, size_t msg_len);
+
+/* Presents the configured devices and creates each one's initial memory resource; fini undoes
+ * it (safe after a failed init). Not concurrent with any other device or resource call. */
+int symh_dev_devices_init(void);
+void symh_dev_devices_fini(void);
+
+/* The device count, 0 outside init/finalize. */
+int symh_dev_devices_count(void);
+
+/* This thread's current device (0 until it sets one); only meaningful while initialized. */
+int symh_dev_devices_current(void);
+
+#endif /* SYMH_DEV_DEVICES_H */
