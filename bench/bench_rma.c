@@ -1,7 +1,9 @@
 /* bench_rma: put and get latency, put bandwidth and atomic fetch-add latency from PE 0 to PE 1,
  * symheap against MPI RMA (MPI_Win_allocate + MPI_Win_lock_all + MPI_Put/MPI_Get +
  * MPI_Win_flush) measured in the same run, with single-thread memcpy as the ceiling. Medians of
- * --reps repetitions; prints a Markdown table with ratios and writes a CSV with --csv FILE. */
+ * --reps repetitions; prints a Markdown table with ratios and writes a CSV with --csv FILE.
+ * --target symm puts the symheap side's target in a region of symh_buffer_register_symmetric
+ * (VMM memory, translated by the out-of-line region table) instead of the heap. */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@ typedef struct {
     long iters;
     int reps;
     const char *csv;
+    int symm; /* --target symm */
 } bench_opts_t;
 
 typedef enum {
@@ -148,6 +151,10 @@ static int bench_parse(int argc, char **argv, bench_opts_t *o)
             o->reps = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--csv") == 0)
             o->csv = argv[i + 1];
+        else if (strcmp(argv[i], "--target") == 0 && strcmp(argv[i + 1], "heap") == 0)
+            o->symm = 0;
+        else if (strcmp(argv[i], "--target") == 0 && strcmp(argv[i + 1], "symm") == 0)
+            o->symm = 1;
         else
             return -1;
     }
@@ -162,14 +169,16 @@ int main(int argc, char **argv)
     bench_opts_t o;
     double *samples, med[BENCH_KINDS], fadd_symh[64], fadd_mpi[64];
     FILE *csv = NULL;
-    void *win_base;
+    void *win_base, *symm_va = NULL, *symm_buf = NULL;
+    symh_physmem_t *symm_pm = NULL;
+    size_t symm_size = 0;
     size_t size;
     int me, npes, r, k;
 
     MPI_Init(&argc, &argv);
     if (bench_parse(argc, argv, &o) != 0) {
         fprintf(stderr, "usage: bench_rma [--min BYTES] [--max BYTES] [--iters N] [--reps R] "
-                        "[--csv FILE]\n");
+                        "[--csv FILE] [--target heap|symm]\n");
         MPI_Finalize();
         return 2;
     }
@@ -186,8 +195,22 @@ int main(int argc, char **argv)
     }
     if (o.reps > 64)
         o.reps = 64;
-    bench.sym = symh_malloc(o.max);
-    bench.counter = symh_calloc(1, sizeof(long));
+    if (o.symm) {
+        /* The target: VMM memory of this PE, registered symmetrically. */
+        size_t g = symh_vmm_granularity(0, SYMH_GRANULARITY_MINIMUM);
+
+        symm_size = (o.max + g - 1) / g * g;
+        if (symh_vmm_reserve(symm_size, NULL, &symm_va) != SYMH_OK ||
+            symh_physmem_create(0, symm_size, &symm_pm) != SYMH_OK ||
+            symh_physmem_map(symm_pm, symm_va, symm_size, SYMH_ACCESS_READ_WRITE, 0, &symm_buf) !=
+                SYMH_OK)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        bench.sym = symh_buffer_register_symmetric(symm_buf, symm_size);
+    } else {
+        bench.sym = symh_malloc(o.max);
+    }
+    /* The atomic's word lives where the transfers go. */
+    bench.counter = o.symm ? (long *)bench.sym : symh_calloc(1, sizeof(long));
     bench.local = aligned_alloc(4096, (o.max + 4095) / 4096 * 4096);
     bench.copy = aligned_alloc(4096, (o.max + 4095) / 4096 * 4096);
     samples = malloc((size_t)o.reps * sizeof(double));
@@ -212,6 +235,7 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
 
     if (me == 0) {
+        printf("symheap target: %s\n\n", o.symm ? "a symmetric region (VMM alias)" : "the heap");
         if (o.csv != NULL && (csv = fopen(o.csv, "w")) == NULL) {
             perror(o.csv);
             MPI_Abort(MPI_COMM_WORLD, 1);
@@ -272,8 +296,16 @@ int main(int argc, char **argv)
     free(bench.local_mpi - ((uintptr_t)win_base & 4095));
     free(bench.copy);
     free(bench.local);
-    symh_free(bench.counter);
-    symh_free(bench.sym);
+    if (!o.symm)
+        symh_free(bench.counter);
+    if (o.symm) {
+        symh_buffer_unregister_symmetric(bench.sym);
+        symh_vmm_unmap(symm_buf, symm_size);
+        symh_physmem_destroy(symm_pm);
+        symh_vmm_release(symm_va, symm_size);
+    } else {
+        symh_free(bench.sym);
+    }
     symh_finalize();
     MPI_Finalize();
     return 0;
