@@ -16,6 +16,7 @@ PACKAGES=(
     clang-format       # tools/check_format.sh: the clang-format Debian ships
     libclang-rt-14-dev # ASan, UBSan and libFuzzer runtimes for clang 14
     git
+    libamdhip64-dev    # HIP headers: the HIP device backend is built (run only where a GPU is)
 )
 
 BUILD_DIR=build

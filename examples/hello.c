@@ -50,6 +50,21 @@ int main(void)
     symh_barrier_all(); /* nobody frees while a peer may still write */
     symh_free(counter);
     symh_free(ring);
+    /* The device allocator: a labelled allocation on PE 0, the report of live allocations. */
+    if (me == 0) {
+        const double init = 20.0;
+        symh_dev_alloc_opts_t opts = { SYMH_DEVICE_CURRENT, &init, sizeof(init), "temperature" };
+        void *field = NULL;
+
+        if (symh_dev_alloc(&field, 100 * sizeof(double), &opts) != SYMH_OK) {
+            ok = 0;
+        } else {
+            fflush(stdout);
+            symh_dev_alloc_report(stdout);
+            symh_dev_free(&field, SYMH_DEVICE_ANY);
+            symh_dev_alloc_report(stdout);
+        }
+    }
     symh_finalize();
     return ok ? 0 : 1;
 }

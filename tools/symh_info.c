@@ -5,6 +5,7 @@
 #include <symheap.h>
 
 #include "core/core_config.h"
+#include "device/dev.h"
 #include "transport/tl_route.h"
 
 static const char *const symh_info_type_names[] = {
@@ -82,7 +83,7 @@ int main(int argc, char **argv)
     printf("symheap %s\n", SYMH_VERSION_STRING);
     printf("build: %s, %s, %s, sanitizers: %s\n", SYMH_BUILD_TYPE, SYMH_BUILD_COMPILER,
            SYMH_BUILD_MPI, SYMH_BUILD_SANITIZE[0] ? SYMH_BUILD_SANITIZE : "none");
-    printf("device backends: host\n");
+    printf("device backends: host cuda%s\n", symh_dev_hip_built() ? " hip" : "");
     printf("transports: self ipc %s\n", symh_tl_nic_built());
     printf("\nenvironment variables:\n");
     for (id = 0; id < SYMH_CFG_COUNT; ++id) {

@@ -6,6 +6,9 @@
 
 #include <symheap/defs.h>
 
+#include <stddef.h>
+#include <stdio.h>
+
 SYMH_BEGIN_C_DECLS
 
 typedef enum {
@@ -34,6 +37,59 @@ SYMH_API int symh_device_set(int device);
  * (bad id: SYMH_ERR_INVALID_ARG; outside init/finalize: SYMH_ERR_NOT_INITIALIZED) it logs,
  * sets symh_last_error() and returns SYMH_DEVICE_KIND_HOST. */
 SYMH_API symh_device_kind_t symh_device_kind(int device);
+
+/* A copy between a device array and its transpose on the host, through host_buf (API.md): arrays
+ * are column-major (first index fastest) of `rank` (2..7) dimensions; lbounds[d]..ubounds[d]
+ * (inclusive) are the device array's bounds; the host array has them with the dimensions ij
+ * (1-based; ignored for rank 2, which always swaps, and may be NULL there) swapped; host_buf has
+ * the device array's shape. to_device != 0: transpose src (host) into host_buf, then copy it to
+ * dst (device); to_device == 0: copy src (device) into host_buf, then transpose it into dst
+ * (host). The device range is checked against the registry as for the other copies. */
+SYMH_API int symh_dev_memcpy_transposed(int to_device, int rank, size_t elem_size,
+                                        const long *lbounds, const long *ubounds, const int ij[2],
+                                        void *dst, const void *src, void *host_buf);
+
+/* The device allocator (API.md "Devices and the device allocator"; docs/dev-alloc.md). Every
+ * allocation comes from the per-device memory resource of its device and is recorded in the
+ * allocation registry with its bytes, device, label and owning resource; free and replace give
+ * it back on that device through that resource. Misuse is handled by the registry policy. */
+typedef struct {
+    int device;             /* SYMH_DEVICE_CURRENT by default */
+    const void *init_value; /* NULL: contents undefined */
+    size_t init_size;       /* bytes of *init_value; nbytes must be a multiple of it */
+    const char *label;      /* up to 32 characters, longer is truncated */
+} symh_dev_alloc_opts_t;
+
+/* Allocates nbytes (> 0) on opts->device (opts may be NULL: current device, no fill, no label)
+ * and writes *ptr; a buffer *ptr held before leaks. */
+SYMH_API int symh_dev_alloc(void **ptr, size_t nbytes, const symh_dev_alloc_opts_t *opts);
+/* Frees what *ptr holds (if not NULL) where the registry recorded it, then allocates as
+ * symh_dev_alloc. On a refused free nothing is allocated and *ptr is unchanged. */
+SYMH_API int symh_dev_alloc_replace(void **ptr, size_t nbytes, const symh_dev_alloc_opts_t *opts);
+/* Frees *ptr on its recorded device through its recorded resource and sets *ptr = NULL; a NULL
+ * *ptr does nothing. `device` is checked against the recorded one (SYMH_ERR_DEVICE_MISMATCH);
+ * SYMH_DEVICE_ANY skips the check. */
+SYMH_API int symh_dev_free(void **ptr, int device); /* SYMH_DEVICE_ANY: skip the device check */
+/* Copies nbytes from host src to the device range dst (or from the device range src to host
+ * dst); the device range must lie in one device allocation (docs/dev-alloc.md). */
+SYMH_API int symh_dev_memcpy_to_device(void *dst, const void *src, size_t nbytes);
+SYMH_API int symh_dev_memcpy_from_device(void *dst, const void *src, size_t nbytes);
+/* symh_dev_alloc_replace(dst, nbytes, NULL: current device, no label), then copies src in. */
+SYMH_API int symh_dev_assign_to_device(void **dst, const void *src, size_t nbytes);
+/* One line per live device allocation (address order), then a total line:
+ *   symh live allocation: address=0x%016lx bytes=%zu device=%d label="%s"
+ *   symh live allocations: %zu (%zu bytes) */
+SYMH_API int symh_dev_alloc_report(FILE *out);
+/* Live device allocations and their bytes on `device` (an id, SYMH_DEVICE_CURRENT, or
+ * SYMH_DEVICE_ANY: all); either output may be NULL. */
+SYMH_API int symh_dev_get_alloc_stats(int device, size_t *allocs, size_t *bytes);
+
+typedef enum { SYMH_REGISTRY_OFF, SYMH_REGISTRY_WARN, SYMH_REGISTRY_ERROR } symh_registry_policy_t;
+/* The policy for misuse of the device allocator: SYMH_REGISTRY=off|warn|error at symh_init,
+ * overridden until symh_finalize by the setter. Outside init/finalize the setter returns
+ * SYMH_ERR_NOT_INITIALIZED and the getter returns SYMH_REGISTRY_WARN with that last error. */
+SYMH_API int symh_registry_set_policy(symh_registry_policy_t policy);
+SYMH_API symh_registry_policy_t symh_registry_get_policy(void);
 
 SYMH_END_C_DECLS
 

@@ -13,12 +13,18 @@
       "most live symh_buffer_register_symmetric regions per PE")                                   \
     X(HOST_DEVICES, COUNT, "1", NULL,                                                              \
       "host backend: number of host devices each PE presents (1 to 1024)")                         \
+    X(DEVICE_BACKEND, ENUM, "auto", "auto|host|hip|cuda",                                          \
+      "device backend: auto = CUDA if built and a device is present, else HIP likewise, else "     \
+      "host; an explicit hip or cuda that cannot start fails symh_init")                           \
     X(HOSTID, STRING, "", NULL,                                                                    \
       "node identity: PEs with the same value form one node (default: PEs sharing memory)")        \
     X(TRANSPORT, ENUM, "auto", "auto|ipc|ucx|ofi",                                                 \
       "transport for RMA: auto = IPC on the node, a NIC transport (UCX, then libfabric) "          \
       "beyond it")                                                                                 \
     X(DISABLE_MIXED_IPC, BOOL, "0", NULL,                                                          \
-      "1: node-local peers go through the NIC transport too, not IPC")
+      "1: node-local peers go through the NIC transport too, not IPC")                             \
+    X(REGISTRY, ENUM, "warn", "off|warn|error",                                                    \
+      "device allocator misuse (double free, foreign pointer, range past the end): off = no "      \
+      "checks, warn = refuse with a warning, error = abort")
 
 #endif /* SYMH_CORE_CONFIG_TABLE_H */

@@ -46,7 +46,28 @@ typedef struct {
 
 extern const symh_dev_ops_t symh_dev_host_ops;
 
-/* The backend in use (host until the device backends exist). */
+/* The backend of device memory: device VMM objects (symh_physmem_create & co.) and device
+ * allocations. The host backend until symh_init selects one (SYMH_DEVICE_BACKEND, see
+ * dev_devices.c), and again after symh_finalize. */
 extern const symh_dev_ops_t *symh_dev;
+
+/* Always the host backend: the symmetric heap window and everything mapped into it stay host
+ * memory whatever backend device memory uses (API.md "Memory placement"). */
+extern const symh_dev_ops_t *const symh_dev_host;
+
+/* The GPU backends (dev_cuda.c, dev_hip.c). `open` loads the vendor library at run time
+ * (dlopen; symheap never links it), initialises it and counts the devices: SYMH_OK with the
+ * backend's ops and a count >= 1, or an error with the reason in `why` (library absent, no
+ * device, no VMM support, HIP not built), never a crash. Nothing is logged. `start` prepares
+ * `count` devices for use (CUDA: retains their primary contexts), `stop` undoes it. The library
+ * stays loaded for the life of the process. `built` is 1 when the backend was compiled in. */
+int symh_dev_cuda_open(const symh_dev_ops_t **ops, int *count, char *why, size_t why_len);
+int symh_dev_cuda_start(int count);
+void symh_dev_cuda_stop(void);
+int symh_dev_cuda_built(void);
+int symh_dev_hip_open(const symh_dev_ops_t **ops, int *count, char *why, size_t why_len);
+int symh_dev_hip_start(int count);
+void symh_dev_hip_stop(void);
+int symh_dev_hip_built(void);
 
 #endif /* SYMH_DEV_H */

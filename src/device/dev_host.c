@@ -16,6 +16,7 @@
 #include "core/core_log.h"
 
 const symh_dev_ops_t *symh_dev = &symh_dev_host_ops;
+const symh_dev_ops_t *const symh_dev_host = &symh_dev_host_ops;
 
 #define SYMH_DEV_HOST_RECOMMENDED ((size_t)2 << 20)
 

@@ -33,7 +33,7 @@ static size_t symh_heap_base_alignment(size_t heap_size)
 
 int symh_heap_check_config(char *msg, size_t msg_len)
 {
-    size_t page = symh_dev->granularity(0, 0);
+    size_t page = symh_dev_host->granularity(0, 0);
     size_t heap = symh_config_size(SYMH_CFG_HEAP_SIZE);
     size_t symm = symh_config_size(SYMH_CFG_SYMM_AREA_SIZE);
     const size_t limit = (size_t)1 << 46; /* 64 TiB: half of a 47-bit user address space */
@@ -57,8 +57,8 @@ int symh_heap_check_config(char *msg, size_t msg_len)
 int symh_heap_window_init(void)
 {
     symh_heap_window_t *w = &symh_heap_window;
-    size_t page = symh_dev->granularity(0, 0);
-    size_t recommended = symh_dev->granularity(0, 1);
+    size_t page = symh_dev_host->granularity(0, 0);
+    size_t recommended = symh_dev_host->granularity(0, 1);
     int status;
 
     memset(w, 0, sizeof(*w));
@@ -70,7 +70,8 @@ int symh_heap_window_init(void)
     /* [guard | internal | heap | symm]: the heap starts on the reservation's aligned start
      * plus one alignment unit, so the internal area sits right below it. */
     w->reservation_size = w->heap_alignment + w->heap_size + w->symm_size;
-    status = symh_dev->reserve(w->reservation_size, w->heap_alignment, (void **)&w->reservation);
+    status =
+        symh_dev_host->reserve(w->reservation_size, w->heap_alignment, (void **)&w->reservation);
     if (status != SYMH_OK) {
         symh_error("symh_init: cannot reserve %zu bytes of address space for the symmetric "
                    "window (SYMH_HEAP_SIZE=%s)",
@@ -83,17 +84,17 @@ int symh_heap_window_init(void)
     w->base = w->internal;
     w->size = w->internal_size + w->heap_size + w->symm_size;
 
-    status = symh_dev->mem_create(0, w->internal_size, &w->internal_mem);
+    status = symh_dev_host->mem_create(0, w->internal_size, &w->internal_mem);
     if (status != SYMH_OK)
         goto err_release;
-    status = symh_dev->map(w->internal_mem, 0, w->internal, w->internal_size,
-                           SYMH_DEV_ACCESS_READ_WRITE);
+    status = symh_dev_host->map(w->internal_mem, 0, w->internal, w->internal_size,
+                                SYMH_DEV_ACCESS_READ_WRITE);
     if (status != SYMH_OK)
         goto err_internal_mem;
-    status = symh_dev->mem_create(0, w->heap_size, &w->heap_mem);
+    status = symh_dev_host->mem_create(0, w->heap_size, &w->heap_mem);
     if (status != SYMH_OK)
         goto err_internal_map;
-    status = symh_dev->map(w->heap_mem, 0, w->heap, w->heap_size, SYMH_DEV_ACCESS_READ_WRITE);
+    status = symh_dev_host->map(w->heap_mem, 0, w->heap, w->heap_size, SYMH_DEV_ACCESS_READ_WRITE);
     if (status != SYMH_OK)
         goto err_heap_mem;
     symh_debug("window at %p: internal %zu, heap %zu at %p, symmetric area %zu", (void *)w->base,
@@ -101,13 +102,13 @@ int symh_heap_window_init(void)
     return SYMH_OK;
 
 err_heap_mem:
-    symh_dev->mem_release(w->heap_mem);
+    symh_dev_host->mem_release(w->heap_mem);
 err_internal_map:
-    symh_dev->unmap(w->internal, w->internal_size);
+    symh_dev_host->unmap(w->internal, w->internal_size);
 err_internal_mem:
-    symh_dev->mem_release(w->internal_mem);
+    symh_dev_host->mem_release(w->internal_mem);
 err_release:
-    symh_dev->release(w->reservation, w->reservation_size);
+    symh_dev_host->release(w->reservation, w->reservation_size);
     memset(w, 0, sizeof(*w));
     return status;
 }
@@ -118,10 +119,10 @@ void symh_heap_window_fini(void)
 
     if (w->reservation == NULL)
         return;
-    symh_dev->unmap(w->heap, w->heap_size);
-    symh_dev->mem_release(w->heap_mem);
-    symh_dev->unmap(w->internal, w->internal_size);
-    symh_dev->mem_release(w->internal_mem);
-    symh_dev->release(w->reservation, w->reservation_size);
+    symh_dev_host->unmap(w->heap, w->heap_size);
+    symh_dev_host->mem_release(w->heap_mem);
+    symh_dev_host->unmap(w->internal, w->internal_size);
+    symh_dev_host->mem_release(w->internal_mem);
+    symh_dev_host->release(w->reservation, w->reservation_size);
     memset(w, 0, sizeof(*w));
 }

@@ -11,6 +11,7 @@
 #include "core/core_status.h"
 #include "device/dev_devices.h"
 #include "heap/heap_window.h"
+#include "registration/reg_dev_alloc.h"
 #include "registration/reg_registry.h"
 #include "registration/reg_vmm.h"
 #include "runtime/rt_symm.h"
@@ -212,7 +213,8 @@ void symh_finalize(void)
     symh_rt_symm_fini();
     symh_tl_rma_fini();
     symh_tl_ipc_fini();
-    symh_vmm_fini(); /* what the application left mapped, reserved or created */
+    symh_vmm_fini();       /* what the application left mapped, reserved or created */
+    symh_dev_alloc_fini(); /* live device allocations: freed, one warning */
     symh_reg_fini();
     symh_heap_fini();
     symh_coll_fini();

@@ -260,20 +260,21 @@ static int symh_tl_ipc_map_peer(int pe, const symh_tl_ipc_hello_t *hello, const 
     /* Heap at an aligned address, as ours: reserve one alignment unit more and start the
      * window heap_offset below the aligned point. */
     peer->reservation_size = hello->alignment + hello->window_size;
-    status =
-        symh_dev->reserve(peer->reservation_size, hello->alignment, (void **)&peer->reservation);
+    status = symh_dev_host->reserve(peer->reservation_size, hello->alignment,
+                                    (void **)&peer->reservation);
     if (status != SYMH_OK)
         return status;
     symh_tl_ipc.bases[pe] = peer->reservation + hello->alignment - hello->heap_offset;
     for (i = 0; i < hello->n_objects; ++i) {
         symh_dev_mem_t *mem;
 
-        status = symh_dev->import_fd(fds[i], &mem);
+        status = symh_dev_host->import_fd(fds[i], &mem);
         if (status != SYMH_OK)
             return status;
-        status = symh_dev->map(mem, hello->mem_offset[i], symh_tl_ipc.bases[pe] + hello->offset[i],
+        status =
+            symh_dev_host->map(mem, hello->mem_offset[i], symh_tl_ipc.bases[pe] + hello->offset[i],
                                hello->size[i], SYMH_DEV_ACCESS_READ_WRITE);
-        symh_dev->mem_release(mem); /* the mapping keeps the memory */
+        symh_dev_host->mem_release(mem); /* the mapping keeps the memory */
         if (status != SYMH_OK)
             return status;
         peer->offset[i] = hello->offset[i];
@@ -304,7 +305,7 @@ static int symh_tl_ipc_prepare(symh_tl_ipc_hello_t *hello, int *fds, uint64_t ta
         hello->offset[i] = objects[i].offset;
         hello->mem_offset[i] = objects[i].mem_offset;
         hello->size[i] = objects[i].size;
-        status = symh_dev->export_fd(objects[i].mem, &fds[i]);
+        status = symh_dev_host->export_fd(objects[i].mem, &fds[i]);
     }
     if (status != SYMH_OK) {
         for (i = 0; i < SYMH_TL_IPC_MAX_OBJECTS; ++i)
@@ -392,12 +393,12 @@ static int symh_tl_ipc_map_region(int pe, const symh_tl_ipc_hello_t *hello, cons
             symh_error("IPC: PE %d shares a region outside the symmetric area", pe);
             return SYMH_ERR_TRANSPORT;
         }
-        status = symh_dev->import_fd(fds[i], &mem);
+        status = symh_dev_host->import_fd(fds[i], &mem);
         if (status != SYMH_OK)
             return status;
-        status = symh_dev->map(mem, hello->mem_offset[i], base + hello->offset[i], hello->size[i],
-                               SYMH_DEV_ACCESS_READ_WRITE);
-        symh_dev->mem_release(mem);
+        status = symh_dev_host->map(mem, hello->mem_offset[i], base + hello->offset[i],
+                                    hello->size[i], SYMH_DEV_ACCESS_READ_WRITE);
+        symh_dev_host->mem_release(mem);
     }
     return status;
 }
@@ -419,7 +420,7 @@ void symh_tl_ipc_unshare(size_t offset, size_t size)
 
     for (pe = 0; symh_tl_ipc.bases != NULL && pe < symh_tl_ipc.n_pes; ++pe)
         if (symh_tl_ipc_is_peer(pe) && symh_tl_ipc.bases[pe] != NULL)
-            symh_dev->unmap(symh_tl_ipc.bases[pe] + offset, size);
+            symh_dev_host->unmap(symh_tl_ipc.bases[pe] + offset, size);
 }
 
 void symh_tl_ipc_fini(void)
@@ -432,8 +433,8 @@ void symh_tl_ipc_fini(void)
         if (peer->reservation == NULL)
             continue;
         for (i = 0; i < peer->n_mapped; ++i)
-            symh_dev->unmap(symh_tl_ipc.bases[pe] + peer->offset[i], peer->size[i]);
-        symh_dev->release(peer->reservation, peer->reservation_size);
+            symh_dev_host->unmap(symh_tl_ipc.bases[pe] + peer->offset[i], peer->size[i]);
+        symh_dev_host->release(peer->reservation, peer->reservation_size);
     }
     free(symh_tl_ipc.peers);
     free(symh_tl_ipc.bases);

@@ -33,6 +33,12 @@ demo)
     done
     grep -q "^PE 0: atomics: 4 PEs added 1..4 to a counter: 10 (expected 10): ok$" "$out" ||
         fail "the atomic count is not verified"
+    # The demo ends with PE 0's device allocation report (docs/dev-alloc.md): one line per live
+    # allocation, then the total; again after the free.
+    grep -Eq '^symh live allocation: address=0x[0-9a-f]{16} bytes=800 device=0 label="temperature"$' "$out" ||
+        fail "no report line for the labelled device allocation"
+    grep -q '^symh live allocations: 1 (800 bytes)$' "$out" || fail "no report total line"
+    grep -q '^symh live allocations: 0 (0 bytes)$' "$out" || fail "no empty report after the free"
     ;;
 example_symm)
     # The worked example of docs/registration.md, at 2 and 3 PEs: each PE verifies the greeting
@@ -94,6 +100,32 @@ after_mpi_finalize)
         fail "exit status $?"
     [ "$(grep -c 'symh_init: MPI has already been finalized' "$out")" -eq 2 ] ||
         fail "each PE should say why"
+    ;;
+device_backend)
+    # symh_info names the built backends; auto falls back to host with one info line where no
+    # GPU backend starts; an explicit cuda/hip that cannot start: one message, no crash.
+    "$build/tools/symh_info" >"$out" 2>&1 || fail "symh_info exited $?"
+    grep -q "^device backends: host cuda" "$out" || fail "no device backends line"
+    if [ -f /usr/include/hip/hip_runtime_api.h ]; then
+        grep -q "^device backends: host cuda hip$" "$out" || fail "HIP headers exist, HIP not built"
+    fi
+    SYMH_LOG_LEVEL=info SYMH_DEVICE_BACKEND=auto timeout 60 "${mpiexec[@]}" -n 2 \
+        "$build/examples/symh_hello" >"$out" 2>&1 || fail "auto exited $?"
+    if ! grep -q "SYMH_DEVICE_BACKEND=auto: no GPU backend can start, using the host backend" "$out"; then
+        command -v nvidia-smi >/dev/null || [ -e /dev/kfd ] || fail "no fallback line"
+    fi
+    for backend in cuda hip; do
+        rc=0
+        SYMH_DEVICE_BACKEND=$backend timeout 60 "${mpiexec[@]}" -n 2 "$build/examples/symh_hello" \
+            >"$out" 2>&1 || rc=$?
+        [ "$rc" -ne 124 ] || fail "$backend: timed out"
+        grep -qi 'segmentation\|core dumped\|signal' "$out" && fail "$backend: crash"
+        if [ "$rc" -ne 0 ]; then
+            [ "$(grep -c "SYMH_DEVICE_BACKEND=$backend: the .* backend cannot start: " "$out")" -eq 1 ] ||
+                fail "$backend: not exactly one message"
+            grep -q '^PE [0-9]' "$out" && fail "$backend: a PE ran the demo anyway"
+        fi
+    done
     ;;
 *)
     echo "unknown case $case_name" >&2

@@ -43,17 +43,9 @@ TEST_F(DeviceBeforeInit, EveryCallFailsWithOneLine)
     EXPECT_NE(std::string::npos, log.find("symh_device_set: symheap is not initialized")) << log;
 }
 
-class Device : public SymhTest
+class Device : public SymhSuiteInitTest
 {
   protected:
-    static void SetUpTestSuite()
-    {
-        ASSERT_EQ(SYMH_OK, symh_init());
-    }
-    static void TearDownTestSuite()
-    {
-        symh_finalize();
-    }
     void SetUp() override
     {
         SymhTest::SetUp();

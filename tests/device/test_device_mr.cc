@@ -25,7 +25,9 @@
 namespace
 {
 
+using symh_test::expect_one_line;
 using symh_test::log_lines;
+using symh_test::sentinel;
 
 bool aligned_to(const void *p, size_t alignment)
 {
@@ -38,19 +40,6 @@ symh_mr_stats_t stats_of(const symh_mr_t *mr)
     memset(&s, 0xff, sizeof(s));
     EXPECT_EQ(SYMH_OK, symh_mr_statistics_get(mr, &s));
     return s;
-}
-
-void *sentinel()
-{
-    return (void *)(uintptr_t)0x5a5a;
-}
-
-// Runs `action`, expecting exactly one log line mentioning `text`.
-template <typename F> void expect_one_line(const char *text, F action)
-{
-    std::string log = symh_captured_log(action);
-    EXPECT_EQ(1u, log_lines(log)) << log;
-    EXPECT_NE(std::string::npos, log.find(text)) << log;
 }
 
 class MrBeforeInit : public SymhTest
@@ -95,17 +84,9 @@ TEST_F(MrBeforeInit, DeviceCallsFailHostResourcesWork)
     symh_mr_destroy(other);
 }
 
-class Mr : public SymhTest
+class Mr : public SymhSuiteInitTest
 {
   protected:
-    static void SetUpTestSuite()
-    {
-        ASSERT_EQ(SYMH_OK, symh_init());
-    }
-    static void TearDownTestSuite()
-    {
-        symh_finalize();
-    }
     void SetUp() override
     {
         SymhTest::SetUp();

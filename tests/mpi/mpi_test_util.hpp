@@ -2,7 +2,23 @@
 #ifndef SYMH_MPI_TEST_UTIL_HPP
 #define SYMH_MPI_TEST_UTIL_HPP
 
+#include <symheap.h>
+
 #include "symh_gtest.hpp"
+
+// A fixture whose test suite brings symheap up before its first test and down after its last.
+class SymhSuiteInitTest : public SymhTest
+{
+  protected:
+    static void SetUpTestSuite()
+    {
+        ASSERT_EQ(SYMH_OK, symh_init());
+    }
+    static void TearDownTestSuite()
+    {
+        symh_finalize();
+    }
+};
 
 // This process's rank in MPI_COMM_WORLD (from the launcher's environment before MPI_Init).
 int symh_test_world_rank();
@@ -29,6 +45,20 @@ inline size_t log_lines(const std::string &log)
     for (char c : log)
         n += c == '\n';
     return n;
+}
+
+// Runs `action`, expecting exactly one log line, mentioning `text`.
+template <typename F> void expect_one_line(const char *text, F action)
+{
+    std::string log = symh_captured_log(action);
+    EXPECT_EQ(1u, log_lines(log)) << log;
+    EXPECT_NE(std::string::npos, log.find(text)) << log;
+}
+
+// A pointer no call may write: outputs must keep it on failure.
+inline void *sentinel()
+{
+    return (void *)(uintptr_t)0x5a5a;
 }
 } // namespace symh_test
 

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# dev_alloc_abort.sh PROG: runs PROG (dev_alloc_abort.c) once per misuse with
+# SYMH_REGISTRY=error (and once per misuse with the policy set by symh_registry_set_policy):
+# each run must end by SIGABRT after logging the reason; the correct run must exit 0.
+set -uo pipefail
+prog=$1
+fail=0
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+run() { # expect(abort|ok) env-policy mode
+    local expect=$1 policy=$2 mode=$3 rc
+    SYMH_REGISTRY=$policy "$prog" "$mode" >"$out" 2>&1
+    rc=$?
+    if [[ $expect == ok ]]; then
+        if [[ $rc -ne 0 ]]; then
+            echo "FAIL: $mode (SYMH_REGISTRY=$policy): exit $rc, expected 0"
+            cat "$out"
+            fail=1
+        fi
+        return
+    fi
+    if [[ $rc -ne 134 ]] || ! grep -q "SYMH_REGISTRY=error: aborting" "$out"; then
+        echo "FAIL: $mode (SYMH_REGISTRY=$policy): exit $rc, expected 134 (SIGABRT) and the reason"
+        cat "$out"
+        fail=1
+    else
+        echo "ok: $mode (SYMH_REGISTRY=$policy) aborted: $(grep -m1 'aborting' "$out" | sed 's/.* error //')"
+    fi
+}
+
+run ok error ok
+for mode in double-free interior foreign mismatch past-end unknown-copy replace-freed; do
+    run abort error "$mode"
+    run abort warn "set-$mode"
+done
+# Under warn the same misuses return their code and the program finishes.
+for mode in double-free interior foreign mismatch past-end unknown-copy replace-freed; do
+    run ok warn "$mode"
+done
+exit $fail
