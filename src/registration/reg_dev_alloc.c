@@ -254,10 +254,29 @@ static int symh_dev_alloc_free_legacy(const char *func, void **ptr, int device)
     return status;
 }
 
+/* What symh_dev_alloc_free_do accepts to remove: the start of a device allocation, on `device`
+ * unless SYMH_DEVICE_ANY. */
+typedef struct {
+    uintptr_t addr;
+    int device;
+} symh_dev_alloc_take_t;
+
+static int symh_dev_alloc_accept(const symh_reg_entry_t *entry, void *arg)
+{
+    const symh_dev_alloc_take_t *take = arg;
+
+    if (entry->kind != SYMH_REG_KIND_DEVICE || entry->base != take->addr)
+        return SYMH_ERR_NOT_REGISTERED;
+    if (take->device != SYMH_DEVICE_ANY && take->device != entry->device)
+        return SYMH_ERR_DEVICE_MISMATCH;
+    return SYMH_OK;
+}
+
 /* Frees *ptr (not NULL) under the policy. check_device: compare `device` with the record. */
 static int symh_dev_alloc_free_do(const char *func, void **ptr, int device, int check_device)
 {
     uintptr_t addr = (uintptr_t)*ptr;
+    symh_dev_alloc_take_t take;
     symh_reg_entry_t entry;
     int dev, status;
 
@@ -270,12 +289,18 @@ static int symh_dev_alloc_free_do(const char *func, void **ptr, int device, int 
     } else {
         dev = SYMH_DEVICE_ANY;
     }
-    if (symh_reg_map_lookup(symh_reg_registry, addr, &entry) != SYMH_OK)
+    /* One descent: find, check and remove under one write lock (no window for a concurrent free
+     * of the same pointer); the checks' verdict is explained below, outside the lock. */
+    take.addr = addr;
+    take.device = dev;
+    entry.length = 0; /* stays 0 when no range holds addr */
+    status = symh_reg_map_take(symh_reg_registry, addr, symh_dev_alloc_accept, &take, &entry);
+    if (status != SYMH_OK && entry.length == 0)
         return symh_dev_alloc_misuse(SYMH_ERR_NOT_REGISTERED,
                                      "%s: %p is not a live device allocation (double free, alias "
                                      "of a freed buffer or foreign pointer); nothing freed",
                                      func, *ptr);
-    if (entry.kind != SYMH_REG_KIND_DEVICE)
+    if (status != SYMH_OK && entry.kind != SYMH_REG_KIND_DEVICE)
         return symh_dev_alloc_misuse(SYMH_ERR_NOT_REGISTERED,
                                      "%s: %p is not a device allocation (foreign pointer into %s "
                                      "memory [%#" PRIxPTR ", +%zu)); nothing freed",
@@ -284,21 +309,17 @@ static int symh_dev_alloc_free_do(const char *func, void **ptr, int device, int 
                                      : entry.kind == SYMH_REG_KIND_USER ? "registered"
                                                                         : "mapped",
                                      entry.base, entry.length);
-    if (entry.base != addr)
+    if (status != SYMH_OK && entry.base != addr)
         return symh_dev_alloc_misuse(SYMH_ERR_NOT_REGISTERED,
                                      "%s: %p is an interior pointer, %zu bytes into the device "
                                      "allocation [%#" PRIxPTR ", +%zu) label \"%s\"; nothing freed",
                                      func, *ptr, (size_t)(addr - entry.base), entry.base,
                                      entry.length, entry.label);
-    if (dev != SYMH_DEVICE_ANY && dev != entry.device)
+    if (status != SYMH_OK)
         return symh_dev_alloc_misuse(SYMH_ERR_DEVICE_MISMATCH,
                                      "%s: %p was allocated on device %d, not device %d; nothing "
                                      "freed",
                                      func, *ptr, entry.device, dev);
-    /* Another thread may free the same pointer between the lookup and here: the remove decides. */
-    if (symh_reg_map_remove(symh_reg_registry, addr, &entry) != SYMH_OK || entry.base != addr)
-        return symh_dev_alloc_misuse(SYMH_ERR_NOT_REGISTERED,
-                                     "%s: %p was freed concurrently; nothing freed", func, *ptr);
     symh_dev_alloc_count(entry.device, entry.length, -1);
     status = symh_dev_mr_deallocate(entry.owner, *ptr, entry.length, SYMH_MR_DEFAULT_ALIGNMENT);
     if (status != SYMH_OK)

@@ -583,7 +583,11 @@ static void tree_remove(symh_reg_map_t *m, const symh_reg_step_t *path, uint32_t
     }
     leaf_move(lf, slot, lf, slot + 1, lf->n - slot - 1);
     lf->n--;
-    leaf_clear_tail(lf);
+    /* The tail past the old last slot is already clear: clear just that slot (a loop over the
+     * whole tail compiles to three `rep stos`, a third of a remove's time). */
+    lf->base[lf->n] = SYMH_REG_MAP_NO_KEY;
+    lf->end[lf->n] = 0;
+    lf->rec[lf->n] = SYMH_REG_MAP_NIL;
 
     if (m->height == 0 || lf->n >= SYMH_REG_MAP_LEAF_MIN)
         return;
@@ -798,6 +802,13 @@ out:
 
 int symh_reg_map_remove(symh_reg_map_t *map, uintptr_t addr, symh_reg_entry_t *removed)
 {
+    return symh_reg_map_take(map, addr, NULL, NULL, removed);
+}
+
+int symh_reg_map_take(symh_reg_map_t *map, uintptr_t addr,
+                      int (*accept)(const symh_reg_entry_t *entry, void *arg), void *arg,
+                      symh_reg_entry_t *found)
+{
     symh_reg_step_t path[SYMH_REG_MAP_MAX_HEIGHT];
     const symh_reg_leaf_t *lf;
     uint32_t leaf, slot, rec;
@@ -815,8 +826,10 @@ int symh_reg_map_remove(symh_reg_map_t *map, uintptr_t addr, symh_reg_entry_t *r
     }
     slot--;
     rec = lf->rec[slot];
-    if (removed != NULL)
-        *removed = *ENTRY(map, rec);
+    if (found != NULL)
+        *found = *ENTRY(map, rec);
+    if (accept != NULL && (status = accept(ENTRY(map, rec), arg)) != SYMH_OK)
+        goto out;
     record_release(map, rec);
     tree_remove(map, path, leaf, slot);
     map->count--;

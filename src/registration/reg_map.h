@@ -45,6 +45,15 @@ int symh_reg_map_insert(symh_reg_map_t *map, const symh_reg_entry_t *entry,
  * *removed (when not NULL). SYMH_ERR_NOT_REGISTERED when no range contains it. */
 int symh_reg_map_remove(symh_reg_map_t *map, uintptr_t addr, symh_reg_entry_t *removed);
 
+/* Finds the range containing `addr`, copies it to *found (when not NULL) and removes it when
+ * accept(entry, arg) returns SYMH_OK (or accept is NULL); otherwise returns accept's status and
+ * removes nothing. One descent under the write lock: a check-then-remove without a window for
+ * another writer. SYMH_ERR_NOT_REGISTERED when no range contains `addr`. `accept` runs under the
+ * write lock and must not call back into the map. */
+int symh_reg_map_take(symh_reg_map_t *map, uintptr_t addr,
+                      int (*accept)(const symh_reg_entry_t *entry, void *arg), void *arg,
+                      symh_reg_entry_t *found);
+
 /* Copies the range containing `addr` to *entry. SYMH_ERR_NOT_REGISTERED when none does. */
 int symh_reg_map_lookup(const symh_reg_map_t *map, uintptr_t addr, symh_reg_entry_t *entry);
 
