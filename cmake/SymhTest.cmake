@@ -46,8 +46,11 @@ endfunction()
 # 2-core machine). SINGLETON adds <name>.singleton, run without mpiexec (one PE). ENVS entries
 # name an environment: "plain:" is the empty one, "node2:SYMHTEST_NODE_SIZE=2" splits the PEs
 # into nodes of two (tests/mpi/mpi_test_main.cc turns it into per-PE SYMH_HOSTID values).
+# MULTI_PE_ONLY patterns (GoogleTest filter syntax) name tests that need two PEs or more: the
+# one-PE runs (np1, singleton) leave them out instead of letting them skip or pass vacuously.
 function(symh_add_mpi_test)
-  cmake_parse_arguments(T "SINGLETON" "NAME;TARGET;TIMEOUT" "NP;ENVS;LABELS" ${ARGN})
+  cmake_parse_arguments(T "SINGLETON" "NAME;TARGET;TIMEOUT" "NP;ENVS;LABELS;MULTI_PE_ONLY"
+    ${ARGN})
   if(NOT T_NP)
     set(T_NP 1 2 4 8)
   endif()
@@ -72,18 +75,31 @@ function(symh_add_mpi_test)
       set(suffix ".${label}")
     endif()
     set(env ${SYMH_MPI_TEST_ENV} ${SYMH_SANITIZER_TEST_ENV} ${vars})
+    set(env_one_pe ${env})
+    if(T_MULTI_PE_ONLY)
+      if("${vars}" MATCHES "GTEST_FILTER")
+        message(FATAL_ERROR "symh_add_mpi_test(${T_NAME}): MULTI_PE_ONLY with a GTEST_FILTER")
+      endif()
+      string(REPLACE ";" ":" excluded "${T_MULTI_PE_ONLY}")
+      list(APPEND env_one_pe "GTEST_FILTER=-${excluded}")
+    endif()
     foreach(np ${T_NP})
       set(test ${T_NAME}.np${np}${suffix})
       add_test(NAME ${test} COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np}
         ${SYMH_MPIEXEC_OVERSUBSCRIBE} ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${T_TARGET}>
         ${MPIEXEC_POSTFLAGS})
+      if(np EQUAL 1)
+        set(test_env ${env_one_pe})
+      else()
+        set(test_env ${env})
+      endif()
       set_tests_properties(${test} PROPERTIES TIMEOUT ${T_TIMEOUT} PROCESSORS 2
-        LABELS "mpi;np${np};${label};${T_LABELS}" ENVIRONMENT "${env}")
+        LABELS "mpi;np${np};${label};${T_LABELS}" ENVIRONMENT "${test_env}")
     endforeach()
     if(T_SINGLETON)
       add_test(NAME ${T_NAME}.singleton${suffix} COMMAND ${T_TARGET})
       set_tests_properties(${T_NAME}.singleton${suffix} PROPERTIES TIMEOUT ${T_TIMEOUT}
-        LABELS "mpi;singleton;${label};${T_LABELS}" ENVIRONMENT "${env}")
+        LABELS "mpi;singleton;${label};${T_LABELS}" ENVIRONMENT "${env_one_pe}")
     endif()
   endforeach()
 endfunction()

@@ -198,6 +198,51 @@ static int symh_tl_rma_bad_strides(const char *func, ptrdiff_t dst, ptrdiff_t ss
     return 1;
 }
 
+/* Strided transfers (iput: is_put, the symmetric side is dest; iget: source): one translation of
+ * the whole span, then one element copy per stride; always inlined so that the element size is a
+ * constant and each copy one load and one store. */
+static inline __attribute__((always_inline)) void
+symh_tl_rma_strided(const char *func, int is_put, void *dest, const void *source, ptrdiff_t dst,
+                    ptrdiff_t sst, size_t nelems, size_t size, size_t align, int pe)
+{
+    const void *sym = is_put ? (const void *)dest : source;
+    char *mapped, *d;
+    const char *s;
+    size_t i;
+    int status = SYMH_OK;
+
+    SYMH_TL_RMA_CHECK_UP_IN(func, );
+    if (nelems == 0) {
+        symh_status_set(SYMH_OK);
+        return;
+    }
+    if (symh_tl_rma_bad_strides(func, dst, sst) ||
+        symh_tl_rma_null_local(func, is_put ? "source" : "dest", is_put ? source : dest))
+        return;
+    if (!symh_tl_rma_target(func, is_put ? "dest" : "source", sym,
+                            symh_tl_rma_span(nelems, is_put ? dst : sst), size, align, pe, &mapped))
+        return;
+    if (mapped != NULL) { /* the data path: plain element copies through the mapping */
+        for (i = 0; i < nelems; ++i) {
+            if (is_put)
+                memcpy(mapped + i * (size_t)dst * size,
+                       (const char *)source + i * (size_t)sst * size, size);
+            else
+                memcpy((char *)dest + i * (size_t)dst * size, mapped + i * (size_t)sst * size,
+                       size);
+        }
+        symh_status_set(SYMH_OK);
+        return;
+    }
+    for (i = 0; i < nelems && status == SYMH_OK; ++i) {
+        d = (char *)dest + i * (size_t)dst * size;
+        s = (const char *)source + i * (size_t)sst * size;
+        status = is_put ? symh_tl_ops_of(pe)->put(d, s, size, pe)
+                        : symh_tl_ops_of(pe)->get(d, s, size, pe);
+    }
+    symh_tl_rma_ops_done(func, pe, status);
+}
+
 void symh_putmem(void *dest, const void *source, size_t nelems, int pe)
 {
     symh_tl_rma_put(__func__, dest, source, nelems, 1, 1, pe);
@@ -219,95 +264,45 @@ void symh_getmem_nbi(void *dest, const void *source, size_t nelems, int pe)
     symh_tl_rma_get(__func__, dest, source, nelems, 1, 1, pe);
 }
 
-#define SYMH_TL_RMA_DEFINE(NAME, TYPE)                                                             \
-    void symh_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe)                  \
-    {                                                                                              \
-        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe);         \
-    }                                                                                              \
-    void symh_##NAME##_get(TYPE *dest, const TYPE *source, size_t nelems, int pe)                  \
-    {                                                                                              \
-        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe);         \
-    }                                                                                              \
-    void symh_##NAME##_put_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)              \
-    {                                                                                              \
-        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe);         \
-    }                                                                                              \
-    void symh_##NAME##_get_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)              \
-    {                                                                                              \
-        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe);         \
-    }                                                                                              \
-    void symh_##NAME##_p(TYPE *dest, TYPE value, int pe)                                           \
-    {                                                                                              \
-        symh_tl_rma_put(__func__, dest, &value, 1, sizeof(TYPE), _Alignof(TYPE), pe);              \
-    }                                                                                              \
-    TYPE symh_##NAME##_g(const TYPE *source, int pe)                                               \
-    {                                                                                              \
-        TYPE value = 0;                                                                            \
-                                                                                                   \
-        symh_tl_rma_get(__func__, &value, source, 1, sizeof(TYPE), _Alignof(TYPE), pe);            \
-        return value;                                                                              \
-    }                                                                                              \
-    void symh_##NAME##_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,          \
-                            size_t nelems, int pe)                                                 \
-    {                                                                                              \
-        TYPE *remote;                                                                              \
-        char *mapped;                                                                              \
-        size_t i;                                                                                  \
-                                                                                                   \
-        SYMH_TL_RMA_CHECK_UP();                                                                    \
-        if (nelems == 0) {                                                                         \
-            symh_status_set(SYMH_OK);                                                              \
-            return;                                                                                \
-        }                                                                                          \
-        if (symh_tl_rma_bad_strides(__func__, dst, sst) ||                                         \
-            symh_tl_rma_null_local(__func__, "source", source))                                    \
-            return;                                                                                \
-        if (!symh_tl_rma_target(__func__, "dest", dest, symh_tl_rma_span(nelems, dst),             \
-                                sizeof(TYPE), _Alignof(TYPE), pe, &mapped))                        \
-            return;                                                                                \
-        remote = (TYPE *)mapped;                                                                   \
-        if (remote == NULL) {                                                                      \
-            int status = SYMH_OK;                                                                  \
-            for (i = 0; i < nelems && status == SYMH_OK; ++i)                                      \
-                status = symh_tl_ops_of(pe)->put(dest + i * (size_t)dst, source + i * (size_t)sst, \
-                                                 sizeof(TYPE), pe);                                \
-            symh_tl_rma_ops_done(__func__, pe, status);                                            \
-            return;                                                                                \
-        }                                                                                          \
-        for (i = 0; i < nelems; ++i)                                                               \
-            remote[i * (size_t)dst] = source[i * (size_t)sst];                                     \
-        symh_status_set(SYMH_OK);                                                                  \
-    }                                                                                              \
-    void symh_##NAME##_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,          \
-                            size_t nelems, int pe)                                                 \
-    {                                                                                              \
-        TYPE *remote;                                                                              \
-        char *mapped;                                                                              \
-        size_t i;                                                                                  \
-                                                                                                   \
-        SYMH_TL_RMA_CHECK_UP();                                                                    \
-        if (nelems == 0) {                                                                         \
-            symh_status_set(SYMH_OK);                                                              \
-            return;                                                                                \
-        }                                                                                          \
-        if (symh_tl_rma_bad_strides(__func__, dst, sst) ||                                         \
-            symh_tl_rma_null_local(__func__, "dest", dest))                                        \
-            return;                                                                                \
-        if (!symh_tl_rma_target(__func__, "source", source, symh_tl_rma_span(nelems, sst),         \
-                                sizeof(TYPE), _Alignof(TYPE), pe, &mapped))                        \
-            return;                                                                                \
-        remote = (TYPE *)mapped;                                                                   \
-        if (remote == NULL) {                                                                      \
-            int status = SYMH_OK;                                                                  \
-            for (i = 0; i < nelems && status == SYMH_OK; ++i)                                      \
-                status = symh_tl_ops_of(pe)->get(dest + i * (size_t)dst, source + i * (size_t)sst, \
-                                                 sizeof(TYPE), pe);                                \
-            symh_tl_rma_ops_done(__func__, pe, status);                                            \
-            return;                                                                                \
-        }                                                                                          \
-        for (i = 0; i < nelems; ++i)                                                               \
-            dest[i * (size_t)dst] = remote[i * (size_t)sst];                                       \
-        symh_status_set(SYMH_OK);                                                                  \
+#define SYMH_TL_RMA_DEFINE(NAME, TYPE)                                                     \
+    void symh_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe)          \
+    {                                                                                      \
+        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe); \
+    }                                                                                      \
+    void symh_##NAME##_get(TYPE *dest, const TYPE *source, size_t nelems, int pe)          \
+    {                                                                                      \
+        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe); \
+    }                                                                                      \
+    void symh_##NAME##_put_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)      \
+    {                                                                                      \
+        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe); \
+    }                                                                                      \
+    void symh_##NAME##_get_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)      \
+    {                                                                                      \
+        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe); \
+    }                                                                                      \
+    void symh_##NAME##_p(TYPE *dest, TYPE value, int pe)                                   \
+    {                                                                                      \
+        symh_tl_rma_put(__func__, dest, &value, 1, sizeof(TYPE), _Alignof(TYPE), pe);      \
+    }                                                                                      \
+    TYPE symh_##NAME##_g(const TYPE *source, int pe)                                       \
+    {                                                                                      \
+        TYPE value = 0;                                                                    \
+                                                                                           \
+        symh_tl_rma_get(__func__, &value, source, 1, sizeof(TYPE), _Alignof(TYPE), pe);    \
+        return value;                                                                      \
+    }                                                                                      \
+    void symh_##NAME##_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,  \
+                            size_t nelems, int pe)                                         \
+    {                                                                                      \
+        symh_tl_rma_strided(__func__, 1, dest, source, dst, sst, nelems, sizeof(TYPE),     \
+                            _Alignof(TYPE), pe);                                           \
+    }                                                                                      \
+    void symh_##NAME##_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,  \
+                            size_t nelems, int pe)                                         \
+    {                                                                                      \
+        symh_tl_rma_strided(__func__, 0, dest, source, dst, sst, nelems, sizeof(TYPE),     \
+                            _Alignof(TYPE), pe);                                           \
     }
 SYMH_RMA_TYPES(SYMH_TL_RMA_DEFINE)
 #undef SYMH_TL_RMA_DEFINE

@@ -1,6 +1,7 @@
 /* tests/shim: C side of shim_reg.h. */
 #include "shim_reg.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include <symheap/status.h>
@@ -11,32 +12,30 @@ _Static_assert(SYMH_SHIM_REG_LABEL_MAX == SYMH_REG_LABEL_MAX, "label size");
 
 /* Defined in reg_map.c for tests; not part of reg_map.h. */
 
+/* The shim's entry is reg_map.h's field for field (the enum as an int), so a copy converts. */
+#define SHIM_REG_SAME(field)                                                                      \
+    _Static_assert(offsetof(symh_shim_reg_entry_t, field) == offsetof(symh_reg_entry_t, field) && \
+                       sizeof(((symh_shim_reg_entry_t *)0)->field) ==                             \
+                           sizeof(((symh_reg_entry_t *)0)->field),                                \
+                   "symh_shim_reg_entry_t." #field)
+SHIM_REG_SAME(base);
+SHIM_REG_SAME(length);
+SHIM_REG_SAME(kind);
+SHIM_REG_SAME(device);
+SHIM_REG_SAME(label);
+SHIM_REG_SAME(owner);
+SHIM_REG_SAME(mem);
+SHIM_REG_SAME(tl_handles);
+_Static_assert(sizeof(symh_shim_reg_entry_t) == sizeof(symh_reg_entry_t), "entry size");
+
 static void shim_reg_to(const symh_shim_reg_entry_t *from, symh_reg_entry_t *to)
 {
-    memset(to, 0, sizeof(*to));
-    to->base = from->base;
-    to->length = from->length;
-    to->kind = (symh_reg_kind_t)from->kind;
-    to->device = from->device;
-    memcpy(to->label, from->label, sizeof(to->label));
-    to->owner = from->owner;
-    to->mem = from->mem;
-    to->tl_handles[0] = from->tl_handles[0];
-    to->tl_handles[1] = from->tl_handles[1];
+    memcpy(to, from, sizeof(*to));
 }
 
 static void shim_reg_from(const symh_reg_entry_t *from, symh_shim_reg_entry_t *to)
 {
-    memset(to, 0, sizeof(*to));
-    to->base = from->base;
-    to->length = from->length;
-    to->kind = (int)from->kind;
-    to->device = from->device;
-    memcpy(to->label, from->label, sizeof(to->label));
-    to->owner = from->owner;
-    to->mem = from->mem;
-    to->tl_handles[0] = from->tl_handles[0];
-    to->tl_handles[1] = from->tl_handles[1];
+    memcpy(to, from, sizeof(*to));
 }
 
 int symh_shim_reg_map_create(symh_shim_reg_map_t **map)
