@@ -16,6 +16,10 @@ PACKAGES=(
     clang-format       # tools/check_format.sh: the clang-format Debian ships
     libclang-rt-14-dev # ASan, UBSan and libFuzzer runtimes for clang 14
     git
+    libucx-dev         # the UCX transport (src/transport/ucx)
+    ucx-utils          # ucx_info: what UCX sees (docs/transports.md)
+    libfabric-dev      # the libfabric transport (src/transport/ofi)
+    libfabric-bin      # fi_info: the providers libfabric sees
     libamdhip64-dev    # HIP headers: the HIP device backend is built (run only where a GPU is)
 )
 

@@ -3,7 +3,9 @@
  * MPI_Win_flush) measured in the same run, with single-thread memcpy as the ceiling. Medians of
  * --reps repetitions; prints a Markdown table with ratios and writes a CSV with --csv FILE.
  * --target symm puts the symheap side's target in a region of symh_buffer_register_symmetric
- * (VMM memory, translated by the out-of-line region table) instead of the heap. */
+ * (VMM memory, translated by the out-of-line region table) instead of the heap. The route to
+ * PE 1 is whatever the environment selects (SYMH_TRANSPORT=ucx|ofi forces a NIC transport:
+ * bench/run_rma_nic.sh runs it that way next to MPI RMA on the same wire). */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -217,6 +219,9 @@ int main(int argc, char **argv)
     if (bench.sym == NULL || bench.counter == NULL || bench.local == NULL || bench.copy == NULL ||
         samples == NULL)
         MPI_Abort(MPI_COMM_WORLD, 1);
+    /* A NIC transport takes registered local buffers only (API.md "RMA"); IPC ignores it. */
+    if (symh_buffer_register(bench.local, (o.max + 4095) / 4096 * 4096) != SYMH_OK)
+        MPI_Abort(MPI_COMM_WORLD, 1);
     memset(bench.local, 1, o.max);
     memset(bench.copy, 2, o.max);
     MPI_Win_allocate((MPI_Aint)(o.max < sizeof(long) ? sizeof(long) : o.max), 1, MPI_INFO_NULL,
@@ -235,7 +240,8 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
 
     if (me == 0) {
-        printf("symheap target: %s\n\n", o.symm ? "a symmetric region (VMM alias)" : "the heap");
+        printf("symheap target: %s; route to PE 1: %s\n\n",
+               o.symm ? "a symmetric region (VMM alias)" : "the heap", symh_pe_transport(1));
         if (o.csv != NULL && (csv = fopen(o.csv, "w")) == NULL) {
             perror(o.csv);
             MPI_Abort(MPI_COMM_WORLD, 1);
@@ -289,12 +295,15 @@ int main(int argc, char **argv)
         if (csv != NULL)
             fclose(csv);
     }
-    MPI_Barrier(MPI_COMM_WORLD);
+    /* PE 1 waits here while PE 0 measures: symheap's barrier keeps driving both MPI's progress
+     * (it polls MPI_Ibarrier) and a NIC transport's, which a TCP wire needs at the target. */
+    symh_barrier_all();
     MPI_Win_unlock_all(bench.win);
     MPI_Win_free(&bench.win);
     free(samples);
     free(bench.local_mpi - ((uintptr_t)win_base & 4095));
     free(bench.copy);
+    symh_buffer_unregister(bench.local);
     free(bench.local);
     if (!o.symm)
         symh_free(bench.counter);

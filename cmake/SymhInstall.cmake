@@ -76,6 +76,10 @@ if(NOT SYMH_PC_REQUIRES_PRIVATE)
     string(APPEND SYMH_PC_MPI_LIBS " ${lib}")
   endforeach()
 endif()
+# libsymheap.a needs UCX's libraries too (libfabric is opened at run time, never linked).
+if(SYMH_UCX_BUILT)
+  string(APPEND SYMH_PC_REQUIRES_PRIVATE " ucx")
+endif()
 message(STATUS "symheap: symheap.pc MPI dependency: "
   "${SYMH_PC_REQUIRES_PRIVATE}${SYMH_PC_MPI_CFLAGS}")
 

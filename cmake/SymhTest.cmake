@@ -12,6 +12,14 @@ if(SYMH_MPIEXEC_VERSION MATCHES "Open MPI|OpenRTE")
   set(SYMH_MPI_TEST_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
       OMPI_MCA_mpi_yield_when_idle=1)
 endif()
+# The NIC transport SYMH_TRANSPORT=auto picks in this build (tests/mpi expected_route).
+if(SYMH_UCX_BUILT)
+  list(APPEND SYMH_MPI_TEST_ENV SYMHTEST_NIC=ucx)
+elseif(SYMH_OFI_BUILT)
+  list(APPEND SYMH_MPI_TEST_ENV SYMHTEST_NIC=ofi)
+else()
+  list(APPEND SYMH_MPI_TEST_ENV SYMHTEST_NIC=none)
+endif()
 
 # Sanitizer runtimes: MPI's own allocations at exit are not ours to report (the slow unwinder
 # walks through MPI's frame-pointer-less code, so the suppressions can match its frames).

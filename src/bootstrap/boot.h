@@ -22,7 +22,8 @@ typedef struct {
     int local_pe;    /* rank among the PEs of this node */
     int local_n_pes; /* PEs on this node */
     int n_nodes;
-    int *node_of_pe; /* n_pes entries: node index, numbered in order of each node's first PE */
+    int *node_of_pe;  /* n_pes entries: node index, numbered in order of each node's first PE */
+    int thread_level; /* the SYMH_THREAD_* level symh_boot_start provided */
 } symh_boot_info_t;
 
 /* Valid between symh_boot_start and symh_boot_stop. */
@@ -40,6 +41,11 @@ int symh_boot_group_nodes(const char *hostid);
 void symh_boot_stop(void);
 
 int symh_boot_is_up(void);
+
+/* Called on every poll while a bootstrap collective waits for the other PEs (NULL: none), so
+ * that a transport whose peers need this PE's progress (a NIC transport over TCP, software
+ * atomics) keeps moving while this PE sits in a barrier. Every collective polls and yields. */
+void symh_boot_set_progress(void (*progress)(void));
 
 static inline int symh_boot_pe_is_local(int pe)
 {

@@ -1,6 +1,8 @@
 /* bootstrap: the MPI implementation (the only file of symheap that includes <mpi.h>), and
  * symh_init_comm. */
 #include <limits.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +15,14 @@
 #include "core/core_status.h"
 
 const symh_boot_ops_t *symh_boot;
-symh_boot_info_t symh_boot_info = { -1, -1, -1, -1, 0, NULL };
+symh_boot_info_t symh_boot_info = { -1, -1, -1, -1, 0, NULL, 0 };
+
+static void (*_Atomic symh_boot_progress)(void);
+
+void symh_boot_set_progress(void (*progress)(void))
+{
+    atomic_store(&symh_boot_progress, progress);
+}
 
 static struct {
     MPI_Comm comm;      /* private duplicate: PE i is rank i */
@@ -48,41 +57,68 @@ static int symh_boot_mpi_count(size_t bytes, const char *call)
     return (int)bytes;
 }
 
+/* Completes a non-blocking collective: polls, drives the transport's progress and yields the
+ * core between polls (PEs that outnumber cores must let the late PE run). */
+static int symh_boot_mpi_wait(int ret, MPI_Request *req, const char *call)
+{
+    int done = 0, polls = 0;
+    void (*progress)(void);
+
+    if (ret != MPI_SUCCESS)
+        return symh_boot_mpi_status(ret, call);
+    for (;;) {
+        ret = MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        if (ret != MPI_SUCCESS || done)
+            break;
+        progress = atomic_load_explicit(&symh_boot_progress, memory_order_acquire);
+        if (progress != NULL)
+            progress();
+        if (++polls > 64)
+            sched_yield();
+    }
+    return symh_boot_mpi_status(ret, call);
+}
+
 static int symh_boot_mpi_allgather(const void *in, void *out, size_t bytes)
 {
     int count = symh_boot_mpi_count(bytes, "bootstrap allgather");
+    MPI_Request req;
 
     if (count < 0)
         return SYMH_ERR_INVALID_ARG;
-    return symh_boot_mpi_status(
-        MPI_Allgather(in, count, MPI_BYTE, out, count, MPI_BYTE, symh_boot_mpi.comm),
-        "MPI_Allgather");
+    return symh_boot_mpi_wait(
+        MPI_Iallgather(in, count, MPI_BYTE, out, count, MPI_BYTE, symh_boot_mpi.comm, &req), &req,
+        "MPI_Iallgather");
 }
 
 static int symh_boot_mpi_alltoall(const void *in, void *out, size_t bytes)
 {
     int count = symh_boot_mpi_count(bytes, "bootstrap alltoall");
+    MPI_Request req;
 
     if (count < 0)
         return SYMH_ERR_INVALID_ARG;
-    return symh_boot_mpi_status(
-        MPI_Alltoall(in, count, MPI_BYTE, out, count, MPI_BYTE, symh_boot_mpi.comm),
-        "MPI_Alltoall");
+    return symh_boot_mpi_wait(
+        MPI_Ialltoall(in, count, MPI_BYTE, out, count, MPI_BYTE, symh_boot_mpi.comm, &req), &req,
+        "MPI_Ialltoall");
 }
 
 static int symh_boot_mpi_bcast(void *buf, size_t bytes, int root)
 {
     int count = symh_boot_mpi_count(bytes, "bootstrap broadcast");
+    MPI_Request req;
 
     if (count < 0)
         return SYMH_ERR_INVALID_ARG;
-    return symh_boot_mpi_status(MPI_Bcast(buf, count, MPI_BYTE, root, symh_boot_mpi.comm),
-                                "MPI_Bcast");
+    return symh_boot_mpi_wait(MPI_Ibcast(buf, count, MPI_BYTE, root, symh_boot_mpi.comm, &req),
+                              &req, "MPI_Ibcast");
 }
 
 static int symh_boot_mpi_barrier(void)
 {
-    return symh_boot_mpi_status(MPI_Barrier(symh_boot_mpi.comm), "MPI_Barrier");
+    MPI_Request req;
+
+    return symh_boot_mpi_wait(MPI_Ibarrier(symh_boot_mpi.comm, &req), &req, "MPI_Ibarrier");
 }
 
 static void symh_boot_mpi_abort(int status)
@@ -159,6 +195,7 @@ int symh_boot_start(int requested, int *provided)
     *provided = symh_boot_symh_level(mpi_provided);
     if (*provided > requested)
         *provided = requested;
+    symh_boot_info.thread_level = *provided;
 
     base = symh_boot_mpi.use_user_comm ? symh_boot_mpi.user_comm : MPI_COMM_WORLD;
     status = symh_boot_mpi_status(MPI_Comm_dup(base, &symh_boot_mpi.comm), "MPI_Comm_dup");
@@ -302,7 +339,7 @@ void symh_boot_stop(void)
     symh_boot_mpi.node_comm = MPI_COMM_NULL;
     symh_boot_mpi.comm = MPI_COMM_NULL;
     free(symh_boot_info.node_of_pe);
-    symh_boot_info = (symh_boot_info_t){ -1, -1, -1, -1, 0, NULL };
+    symh_boot_info = (symh_boot_info_t){ -1, -1, -1, -1, 0, NULL, 0 };
     symh_boot = NULL;
     symh_boot_mpi.up = 0;
     symh_log_set_pe(-1);

@@ -48,6 +48,7 @@
 #include "core/core_log.h"
 #include "core/core_status.h"
 #include "transport/tl_ipc.h"
+#include "transport/tl_nic.h"
 
 #define SYMH_COLL_BARRIER_LINE        64
 #define SYMH_COLL_BARRIER_MAX_ROUNDS  32 /* n_pes is an int: at most 31 rounds */
@@ -263,11 +264,19 @@ void symh_coll_barrier_shm(const symh_coll_agree_t *mine, symh_coll_agree_t *all
 
 void symh_barrier_all(void)
 {
+    int status, barrier;
+
     SYMH_CHECK_INIT(symh_coll_barrier_up(), );
     /* The quiet of the IPC transport: its puts are plain stores, complete once ordered before
-     * the barrier's release stores. The NIC transports will add their flush here. */
+     * the barrier's release stores; a NIC transport completes its operations at their targets
+     * (and the barrier's waits keep driving it for the peers that still complete theirs). */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    symh_status_set(symh_coll_barrier());
+    status = symh_tl_nic_quiet();
+    if (status != SYMH_OK)
+        symh_error("symh_barrier_all: the NIC transport's quiet failed: %s",
+                   symh_status_string(status));
+    barrier = symh_coll_barrier();
+    symh_status_set(barrier != SYMH_OK ? barrier : status);
 }
 
 void symh_sync_all(void)

@@ -21,6 +21,9 @@
     X(TRANSPORT, ENUM, "auto", "auto|ipc|ucx|ofi",                                                 \
       "transport for RMA: auto = IPC on the node, a NIC transport (UCX, then libfabric) "          \
       "beyond it")                                                                                 \
+    X(OFI_PROVIDER, STRING, "tcp;ofi_rxm", NULL,                                                   \
+      "libfabric provider of the ofi transport (as fi_info -p names it, e.g. tcp;ofi_rxm, "        \
+      "sockets)")                                                                                  \
     X(DISABLE_MIXED_IPC, BOOL, "0", NULL,                                                          \
       "1: node-local peers go through the NIC transport too, not IPC")                             \
     X(REGISTRY, ENUM, "warn", "off|warn|error",                                                    \

@@ -1,6 +1,7 @@
 /* registration: the registry's life cycle and local buffer registration
  * (symh_buffer_register, symh_buffer_unregister, symh_buffer_unregister_all). */
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include <symheap/registration.h>
@@ -9,6 +10,38 @@
 #include "registration/reg_registry.h"
 
 symh_reg_map_t *symh_reg_registry;
+
+static const symh_reg_nic_hooks_t *_Atomic symh_reg_nic;
+
+void symh_reg_set_nic_hooks(const symh_reg_nic_hooks_t *hooks)
+{
+    atomic_store(&symh_reg_nic, hooks);
+}
+
+int symh_reg_nic_map(const char *func, symh_reg_entry_t *entry)
+{
+    const symh_reg_nic_hooks_t *hooks = atomic_load(&symh_reg_nic);
+    int status;
+
+    entry->tl_handles[0] = NULL;
+    if (hooks == NULL)
+        return SYMH_OK;
+    status = hooks->map((void *)entry->base, entry->length, &entry->tl_handles[0]);
+    if (status != SYMH_OK) {
+        symh_error("%s: the NIC transport cannot map [%#" PRIxPTR ", +%zu): %s", func, entry->base,
+                   entry->length, symh_status_string(status));
+        entry->tl_handles[0] = NULL;
+    }
+    return status;
+}
+
+void symh_reg_nic_unmap(const symh_reg_entry_t *entry)
+{
+    const symh_reg_nic_hooks_t *hooks = atomic_load(&symh_reg_nic);
+
+    if (hooks != NULL && entry->tl_handles[0] != NULL)
+        hooks->unmap(entry->tl_handles[0]);
+}
 
 static const char *const symh_reg_kind_names[] = {
     [SYMH_REG_KIND_HEAP] = "the symmetric heap",
@@ -51,7 +84,12 @@ int symh_buffer_register(void *addr, size_t length)
     entry.length = length;
     entry.kind = SYMH_REG_KIND_USER;
     entry.device = -1;
+    status = symh_reg_nic_map("symh_buffer_register", &entry);
+    if (status != SYMH_OK)
+        return symh_status_set(status);
     status = symh_reg_map_insert(symh_reg_registry, &entry, &conflict);
+    if (status != SYMH_OK)
+        symh_reg_nic_unmap(&entry);
     if (status == SYMH_ERR_OVERLAP)
         symh_error("symh_buffer_register: [%p, +%zu) overlaps %s at [%#" PRIxPTR ", +%zu)", addr,
                    length, symh_reg_kind_names[conflict.kind], conflict.base, conflict.length);
@@ -78,17 +116,21 @@ int symh_buffer_unregister(void *addr)
     /* One writer at a time is the map's rule; registration is local and the lookup above and
      * the removal name the same entry unless another thread unregisters it in between, which
      * the removal then reports. */
-    if (symh_reg_map_remove(symh_reg_registry, (uintptr_t)addr, NULL) != SYMH_OK) {
+    if (symh_reg_map_remove(symh_reg_registry, (uintptr_t)addr, &entry) != SYMH_OK) {
         symh_error("symh_buffer_unregister: %p was unregistered concurrently", addr);
         return symh_status_set(SYMH_ERR_NOT_REGISTERED);
     }
+    symh_reg_nic_unmap(&entry);
     return symh_status_set(SYMH_OK);
 }
 
 static int symh_reg_keep_non_user(const symh_reg_entry_t *entry, void *arg)
 {
     (void)arg;
-    return entry->kind != SYMH_REG_KIND_USER;
+    if (entry->kind != SYMH_REG_KIND_USER)
+        return 1;
+    symh_reg_nic_unmap(entry); /* leaving: the NIC's mapping goes with it */
+    return 0;
 }
 
 void symh_buffer_unregister_all(void)

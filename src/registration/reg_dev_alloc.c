@@ -205,8 +205,12 @@ static int symh_dev_alloc_do(const char *func, void **ptr, size_t nbytes,
     entry.owner = mr;
     if (opts != NULL && opts->label != NULL) /* truncated to 32; entry is zeroed: terminated */
         strncpy(entry.label, opts->label, SYMH_REG_LABEL_MAX);
+    status = symh_reg_nic_map(func, &entry);
+    if (status != SYMH_OK)
+        goto err_dealloc;
     status = symh_reg_map_insert(symh_reg_registry, &entry, &conflict);
     if (status != SYMH_OK) {
+        symh_reg_nic_unmap(&entry);
         if (status == SYMH_ERR_OVERLAP)
             symh_error("%s: new allocation [%p, +%zu) overlaps a registry range [%#" PRIxPTR
                        ", +%zu) (memory freed without unregistering it?)",
@@ -246,6 +250,7 @@ static int symh_dev_alloc_free_legacy(const char *func, void **ptr, int device)
         entry.kind == SYMH_REG_KIND_DEVICE && entry.base == (uintptr_t)*ptr &&
         symh_reg_map_remove(symh_reg_registry, entry.base, &entry) == SYMH_OK) {
         nbytes = entry.length;
+        symh_reg_nic_unmap(&entry);
         symh_dev_alloc_count(entry.device, entry.length, -1);
     }
     status = symh_mr_deallocate(mr, *ptr, nbytes, SYMH_MR_DEFAULT_ALIGNMENT);
@@ -320,6 +325,7 @@ static int symh_dev_alloc_free_do(const char *func, void **ptr, int device, int 
                                      "%s: %p was allocated on device %d, not device %d; nothing "
                                      "freed",
                                      func, *ptr, entry.device, dev);
+    symh_reg_nic_unmap(&entry);
     symh_dev_alloc_count(entry.device, entry.length, -1);
     status = symh_dev_mr_deallocate(entry.owner, *ptr, entry.length, SYMH_MR_DEFAULT_ALIGNMENT);
     if (status != SYMH_OK)
@@ -559,6 +565,7 @@ void symh_dev_alloc_fini(void)
         const symh_reg_entry_t *e = &list.entries[i];
 
         bytes += e->length;
+        symh_reg_nic_unmap(e);
         /* Only a resource still in the per-device table is known to be alive (a replaced one
          * may have been destroyed): the others' memory is left to the process exit. */
         if (symh_dev_mr_table_holds(e->owner, &device) &&

@@ -7,6 +7,21 @@
 
 extern symh_reg_map_t *symh_reg_registry;
 
+/* How the active NIC transport maps registered buffers and device allocations for the local side
+ * of its operations (installed by transport/tl_nic.c while one is up, NULL otherwise): map when
+ * the buffer is recorded, the handle kept in the entry's tl_handles[0], unmap when it leaves. */
+typedef struct {
+    int (*map)(void *addr, size_t length, void **handle);
+    void (*unmap)(void *handle);
+} symh_reg_nic_hooks_t;
+
+void symh_reg_set_nic_hooks(const symh_reg_nic_hooks_t *hooks);
+/* Maps `entry` for the NIC when hooks are installed (its tl_handles[0]); SYMH_OK without hooks,
+ * else the hook's status after one line naming `func`. */
+int symh_reg_nic_map(const char *func, symh_reg_entry_t *entry);
+/* Unmaps what symh_reg_nic_map made for `entry` (nothing when it made nothing). */
+void symh_reg_nic_unmap(const symh_reg_entry_t *entry);
+
 /* Creates the registry; the caller then records the memory it already has (the heap). */
 int symh_reg_init(void);
 void symh_reg_fini(void);

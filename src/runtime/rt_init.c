@@ -16,6 +16,7 @@
 #include "registration/reg_vmm.h"
 #include "runtime/rt_symm.h"
 #include "transport/tl_ipc.h"
+#include "transport/tl_nic.h"
 #include "transport/tl_rma.h"
 #include "transport/tl_route.h"
 
@@ -166,6 +167,9 @@ int symh_init_thread(int requested, int *provided)
     status = symh_rt_agree(symh_tl_rma_init(), NULL);
     if (status != SYMH_OK)
         goto err_rma;
+    status = symh_rt_agree(symh_tl_nic_init(), NULL);
+    if (status != SYMH_OK)
+        goto err_nic;
     status = symh_rt_agree(symh_coll_barrier_init(), NULL);
     if (status != SYMH_OK)
         goto err_barrier;
@@ -179,6 +183,8 @@ int symh_init_thread(int requested, int *provided)
 
 err_barrier:
     symh_coll_barrier_fini();
+    symh_tl_nic_fini();
+err_nic:
 err_rma:
     symh_tl_rma_fini();
 err_ipc:
@@ -206,7 +212,10 @@ int symh_init(void)
 void symh_finalize(void)
 {
     SYMH_CHECK_INIT(symh_rt.initialized, );
-    /* No PE tears its state down while a peer may still reach it. */
+    /* No PE tears its state down while a peer may still reach it: what this PE sent through the
+     * NIC completes first, and the barrier keeps driving the NIC for peers still completing. */
+    if (symh_tl_nic_quiet() != SYMH_OK)
+        symh_warn("symh_finalize: the NIC transport's quiet failed; finalizing anyway");
     if (symh_boot->barrier() != SYMH_OK)
         symh_warn("symh_finalize: the closing barrier failed; finalizing anyway");
     symh_coll_barrier_fini();
@@ -216,6 +225,7 @@ void symh_finalize(void)
     symh_vmm_fini();       /* what the application left mapped, reserved or created */
     symh_dev_alloc_fini(); /* live device allocations: freed, one warning */
     symh_reg_fini();
+    symh_tl_nic_fini(); /* after the registry's last unmaps, before the heap's memory goes */
     symh_heap_fini();
     symh_coll_fini();
     symh_tl_route_fini();

@@ -20,6 +20,7 @@
 #include "registration/reg_registry.h"
 #include "registration/reg_vmm.h"
 #include "runtime/rt_symm.h"
+#include "transport/tl_nic.h"
 #include "transport/tl_symm.h"
 
 /* Operation codes of the agreement, apart from the heap's. */
@@ -237,6 +238,8 @@ void *symh_buffer_register_symmetric(void *addr, size_t length)
                                              .size = pieces[i].size };
     call.payload.op = SYMH_RT_SYMM_OP_REGISTER_MAP;
     status = symh_tl_symm_add(offset, length, n, objects, SYMH_OK);
+    /* The NIC domain's part (collective too: every PE takes part, a failed one only listens). */
+    status = symh_tl_nic_symm_add(symh_tl_symm.window_offset + offset, alias, length, status);
     if (status == SYMH_OK) {
         entry.base = (uintptr_t)alias;
         entry.length = length;
@@ -253,6 +256,7 @@ void *symh_buffer_register_symmetric(void *addr, size_t length)
     if (status != SYMH_OK) {
         if (recorded)
             symh_reg_map_remove(symh_reg_registry, (uintptr_t)alias, NULL);
+        symh_tl_nic_symm_remove(symh_tl_symm.window_offset + offset);
         symh_tl_symm_remove(offset, length);
         goto out;
     }
@@ -299,6 +303,7 @@ int symh_buffer_unregister_symmetric(void *symm_addr)
         const symh_rt_symm_region_t *r = &symh_rt_symm.regions[found];
 
         symh_reg_map_remove(symh_reg_registry, a, NULL);
+        symh_tl_nic_symm_remove(symh_tl_symm.window_offset + r->offset);
         symh_tl_symm_remove(r->offset, r->length);
         memmove(&symh_rt_symm.regions[found], &symh_rt_symm.regions[found + 1],
                 (size_t)(symh_rt_symm.count - found - 1) * sizeof(*symh_rt_symm.regions));

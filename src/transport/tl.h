@@ -23,6 +23,10 @@ typedef struct {
     /* `dest` (put) and `source` (get) are symmetric addresses of this PE, already checked. */
     int (*put)(void *dest, const void *source, size_t bytes, int pe);
     int (*get)(void *dest, const void *source, size_t bytes, int pe);
+    /* Non-blocking forms (may be NULL: then put/get): may return before the transfer is done;
+     * quiet completes them. The local buffer must stay untouched (put) or unread (get) until. */
+    int (*put_nbi)(void *dest, const void *source, size_t bytes, int pe);
+    int (*get_nbi)(void *dest, const void *source, size_t bytes, int pe);
     /* One atomic on the `size`-byte (4 or 8) word at symmetric `dest`; `fetched` may be NULL. */
     int (*amo)(symh_tl_amo_op_t op, void *dest, size_t size, const void *value, const void *cond,
                void *fetched, int pe);

@@ -16,26 +16,29 @@ SYMH_AMO_EXTENDED_TYPES(SYMH_TL_AMO_LOCK_FREE)
 SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_LOCK_FREE)
 #undef SYMH_TL_AMO_LOCK_FREE
 
-/* The mapped address of one TYPE on `pe` into `remote`; for a PE that is not mapped, the AMO
+/* The mapped address of one TYPE on `pe` into `remote`; for a PE that is not mapped, or any PE
+ * while a NIC transport is active (all atomics of the job on one path), the AMO
  * `OP` goes through the ops table of its route (operands by address; the old value lands in
  * `fetched`) and the calling AMO returns `done`; a refused access returns `retval`. Sequentially
  * consistent ordering costs nothing extra on x86-64 for read-modify-write (LOCK-prefixed anyway)
  * and keeps AMOs ordered with each other, as lock idioms built on them expect. */
-#define SYMH_TL_AMO_TARGET(remote, TYPE, arg, addr, pe, retval, OP, value, cond, fetched, done)   \
-    do {                                                                                          \
-        char *mapped_;                                                                            \
-                                                                                                  \
-        SYMH_TL_RMA_CHECK_UP(retval);                                                             \
-        if (!symh_tl_rma_target(__func__, arg, addr, 1, sizeof(TYPE), _Alignof(TYPE), pe,         \
-                                &mapped_))                                                        \
-            return retval;                                                                        \
-        if (mapped_ == NULL) {                                                                    \
-            symh_tl_rma_ops_done(__func__, pe,                                                    \
-                                 symh_tl_ops_of(pe)->amo(OP, (void *)(addr), sizeof(TYPE), value, \
-                                                         cond, fetched, pe));                     \
-            return done;                                                                          \
-        }                                                                                         \
-        remote = (TYPE *)mapped_;                                                                 \
+#define SYMH_TL_AMO_TARGET(remote, TYPE, arg, addr, pe, retval, OP, value, cond, fetched, done) \
+    do {                                                                                        \
+        char *mapped_;                                                                          \
+                                                                                                \
+        SYMH_TL_RMA_CHECK_UP(retval);                                                           \
+        if (!symh_tl_rma_target(__func__, arg, addr, 1, sizeof(TYPE), _Alignof(TYPE), pe,       \
+                                &mapped_))                                                      \
+            return retval;                                                                      \
+        if (mapped_ == NULL || symh_tl_rma.amo_ops != NULL) {                                   \
+            const symh_tl_ops_t *ops_ =                                                         \
+                symh_tl_rma.amo_ops != NULL ? symh_tl_rma.amo_ops : symh_tl_ops_of(pe);         \
+            symh_tl_rma_ops_done(                                                               \
+                __func__, pe,                                                                   \
+                ops_->amo(OP, (void *)(addr), sizeof(TYPE), value, cond, fetched, pe));         \
+            return done;                                                                        \
+        }                                                                                       \
+        remote = (TYPE *)mapped_;                                                               \
     } while (0)
 
 /* fetch, set, swap: the generic builtins, which take float and double as well. */

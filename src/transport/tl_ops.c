@@ -8,6 +8,7 @@
 #include <symheap/status.h>
 
 #include "transport/tl_ipc.h"
+#include "transport/tl_nic.h"
 #include "transport/tl_route.h"
 
 /* ---- IPC: the same load/store the inline data path does, for callers outside it ---------- */
@@ -157,8 +158,17 @@ const symh_tl_ops_t symh_tl_none_ops = {
  * libfabric fill their slots when they are built. */
 static const symh_tl_ops_t *const symh_tl_ops_table[] = {
     [SYMH_TL_NONE] = &symh_tl_none_ops, [SYMH_TL_SELF] = &symh_tl_ipc_ops,
-    [SYMH_TL_IPC] = &symh_tl_ipc_ops,   [SYMH_TL_UCX] = &symh_tl_none_ops,
+    [SYMH_TL_IPC] = &symh_tl_ipc_ops,
+#ifdef SYMH_HAVE_UCX
+    [SYMH_TL_UCX] = &symh_tl_ucx.ops,
+#else
+    [SYMH_TL_UCX] = &symh_tl_none_ops,
+#endif
+#ifdef SYMH_HAVE_OFI
+    [SYMH_TL_OFI] = &symh_tl_ofi.ops,
+#else
     [SYMH_TL_OFI] = &symh_tl_none_ops,
+#endif
 };
 
 const symh_tl_ops_t *symh_tl_ops_of(int pe)

@@ -10,6 +10,7 @@
 
 #include "bootstrap/boot.h"
 #include "transport/tl_ipc.h"
+#include "transport/tl_nic.h"
 #include "transport/tl_rma.h"
 #include "transport/tl_symm.h"
 #include "transport/tl_route.h"
@@ -111,7 +112,13 @@ void symh_tl_rma_ops_done(const char *func, int pe, int status)
 {
     const symh_tl_ops_t *ops = symh_tl_ops_of(pe);
 
-    if (status == SYMH_OK)
+    /* Every NIC operation drives the NIC once: an operation that completed at once (an atomic on
+     * this PE's own word) would otherwise leave peers waiting for this PE's progress, and a PE
+     * spinning on such operations (a lock on its own word) would starve them. */
+    if (symh_tl_nic != NULL)
+        symh_tl_nic_progress();
+
+    if (status == SYMH_OK || status == SYMH_ERR_NOT_REGISTERED) /* the latter logged already */
         ;
     else if (ops == &symh_tl_none_ops)
         symh_error("%s: no load/store route to PE %d, and no transport built into symheap "
@@ -121,6 +128,29 @@ void symh_tl_rma_ops_done(const char *func, int pe, int status)
         symh_error("%s: the %s transport failed on PE %d: %s", func, ops->name, pe,
                    symh_status_string(status));
     symh_status_set(status);
+}
+
+void symh_tl_rma_ops_xfer(const char *func, int is_put, int nbi, void *dest, const void *source,
+                          size_t bytes, int pe)
+{
+    const symh_tl_ops_t *ops = symh_tl_ops_of(pe);
+    int status, slot;
+    void *handle;
+
+    if (symh_tl_nic != NULL && ops == &symh_tl_nic->ops) {
+        status = symh_tl_nic_local(func, is_put ? source : dest, bytes, &slot, &handle);
+        if (status != SYMH_OK) {
+            symh_status_set(status);
+            return;
+        }
+    }
+    if (is_put)
+        status = nbi && ops->put_nbi != NULL ? ops->put_nbi(dest, source, bytes, pe)
+                                             : ops->put(dest, source, bytes, pe);
+    else
+        status = nbi && ops->get_nbi != NULL ? ops->get_nbi(dest, source, bytes, pe)
+                                             : ops->get(dest, source, bytes, pe);
+    symh_tl_rma_ops_done(func, pe, status);
 }
 
 /* Logs and records a NULL local buffer of a non-empty transfer; returns 1 when it was NULL. */
@@ -136,7 +166,8 @@ static int symh_tl_rma_null_local(const char *func, const char *arg, const void 
 /* Contiguous transfers; always inlined so that the typed wrappers keep a constant element size. */
 static inline __attribute__((always_inline)) void symh_tl_rma_put(const char *func, void *dest,
                                                                   const void *source, size_t nelems,
-                                                                  size_t size, size_t align, int pe)
+                                                                  size_t size, size_t align, int pe,
+                                                                  int nbi)
 {
     char *remote;
 
@@ -150,7 +181,7 @@ static inline __attribute__((always_inline)) void symh_tl_rma_put(const char *fu
     if (!symh_tl_rma_target(func, "dest", dest, nelems, size, align, pe, &remote))
         return;
     if (remote == NULL) {
-        symh_tl_rma_ops_done(func, pe, symh_tl_ops_of(pe)->put(dest, source, nelems * size, pe));
+        symh_tl_rma_ops_xfer(func, 1, nbi, dest, source, nelems * size, pe);
         return;
     }
     memcpy(remote, source, nelems * size);
@@ -159,7 +190,8 @@ static inline __attribute__((always_inline)) void symh_tl_rma_put(const char *fu
 
 static inline __attribute__((always_inline)) void symh_tl_rma_get(const char *func, void *dest,
                                                                   const void *source, size_t nelems,
-                                                                  size_t size, size_t align, int pe)
+                                                                  size_t size, size_t align, int pe,
+                                                                  int nbi)
 {
     char *remote;
 
@@ -173,10 +205,44 @@ static inline __attribute__((always_inline)) void symh_tl_rma_get(const char *fu
     if (!symh_tl_rma_target(func, "source", source, nelems, size, align, pe, &remote))
         return;
     if (remote == NULL) {
-        symh_tl_rma_ops_done(func, pe, symh_tl_ops_of(pe)->get(dest, source, nelems * size, pe));
+        symh_tl_rma_ops_xfer(func, 0, nbi, dest, source, nelems * size, pe);
         return;
     }
     memcpy(dest, remote, nelems * size);
+    symh_status_set(SYMH_OK);
+}
+
+/* Single elements from and into a value of the caller (symh_T_p, symh_T_g): the value is symheap's
+ * own memory, not the application's, so a NIC route takes it without the registration check. */
+static inline __attribute__((always_inline)) void
+symh_tl_rma_p(const char *func, void *dest, const void *value, size_t size, size_t align, int pe)
+{
+    char *remote;
+
+    SYMH_TL_RMA_CHECK_UP_IN(func, );
+    if (!symh_tl_rma_target(func, "dest", dest, 1, size, align, pe, &remote))
+        return;
+    if (remote == NULL) {
+        symh_tl_rma_ops_done(func, pe, symh_tl_ops_of(pe)->put(dest, value, size, pe));
+        return;
+    }
+    memcpy(remote, value, size);
+    symh_status_set(SYMH_OK);
+}
+
+static inline __attribute__((always_inline)) void
+symh_tl_rma_g(const char *func, void *value, const void *source, size_t size, size_t align, int pe)
+{
+    char *remote;
+
+    SYMH_TL_RMA_CHECK_UP_IN(func, );
+    if (!symh_tl_rma_target(func, "source", source, 1, size, align, pe, &remote))
+        return;
+    if (remote == NULL) {
+        symh_tl_rma_ops_done(func, pe, symh_tl_ops_of(pe)->get(value, source, size, pe));
+        return;
+    }
+    memcpy(value, remote, size);
     symh_status_set(SYMH_OK);
 }
 
@@ -234,6 +300,18 @@ symh_tl_rma_strided(const char *func, int is_put, void *dest, const void *source
         symh_status_set(SYMH_OK);
         return;
     }
+    if (symh_tl_nic != NULL && symh_tl_ops_of(pe) == &symh_tl_nic->ops) {
+        int slot;
+        void *handle;
+
+        status =
+            symh_tl_nic_local(func, is_put ? source : dest,
+                              symh_tl_rma_span(nelems, is_put ? sst : dst) * size, &slot, &handle);
+        if (status != SYMH_OK) {
+            symh_status_set(status);
+            return;
+        }
+    }
     for (i = 0; i < nelems && status == SYMH_OK; ++i) {
         d = (char *)dest + i * (size_t)dst * size;
         s = (const char *)source + i * (size_t)sst * size;
@@ -245,64 +323,64 @@ symh_tl_rma_strided(const char *func, int is_put, void *dest, const void *source
 
 void symh_putmem(void *dest, const void *source, size_t nelems, int pe)
 {
-    symh_tl_rma_put(__func__, dest, source, nelems, 1, 1, pe);
+    symh_tl_rma_put(__func__, dest, source, nelems, 1, 1, pe, 0);
 }
 
 void symh_getmem(void *dest, const void *source, size_t nelems, int pe)
 {
-    symh_tl_rma_get(__func__, dest, source, nelems, 1, 1, pe);
+    symh_tl_rma_get(__func__, dest, source, nelems, 1, 1, pe, 0);
 }
 
-/* Load/store completes in the call: the non-blocking forms are the blocking ones. */
+/* Load/store completes in the call; a NIC transport may leave the transfer to quiet. */
 void symh_putmem_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    symh_tl_rma_put(__func__, dest, source, nelems, 1, 1, pe);
+    symh_tl_rma_put(__func__, dest, source, nelems, 1, 1, pe, 1);
 }
 
 void symh_getmem_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    symh_tl_rma_get(__func__, dest, source, nelems, 1, 1, pe);
+    symh_tl_rma_get(__func__, dest, source, nelems, 1, 1, pe, 1);
 }
 
-#define SYMH_TL_RMA_DEFINE(NAME, TYPE)                                                     \
-    void symh_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe)          \
-    {                                                                                      \
-        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe); \
-    }                                                                                      \
-    void symh_##NAME##_get(TYPE *dest, const TYPE *source, size_t nelems, int pe)          \
-    {                                                                                      \
-        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe); \
-    }                                                                                      \
-    void symh_##NAME##_put_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)      \
-    {                                                                                      \
-        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe); \
-    }                                                                                      \
-    void symh_##NAME##_get_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)      \
-    {                                                                                      \
-        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe); \
-    }                                                                                      \
-    void symh_##NAME##_p(TYPE *dest, TYPE value, int pe)                                   \
-    {                                                                                      \
-        symh_tl_rma_put(__func__, dest, &value, 1, sizeof(TYPE), _Alignof(TYPE), pe);      \
-    }                                                                                      \
-    TYPE symh_##NAME##_g(const TYPE *source, int pe)                                       \
-    {                                                                                      \
-        TYPE value = 0;                                                                    \
-                                                                                           \
-        symh_tl_rma_get(__func__, &value, source, 1, sizeof(TYPE), _Alignof(TYPE), pe);    \
-        return value;                                                                      \
-    }                                                                                      \
-    void symh_##NAME##_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,  \
-                            size_t nelems, int pe)                                         \
-    {                                                                                      \
-        symh_tl_rma_strided(__func__, 1, dest, source, dst, sst, nelems, sizeof(TYPE),     \
-                            _Alignof(TYPE), pe);                                           \
-    }                                                                                      \
-    void symh_##NAME##_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,  \
-                            size_t nelems, int pe)                                         \
-    {                                                                                      \
-        symh_tl_rma_strided(__func__, 0, dest, source, dst, sst, nelems, sizeof(TYPE),     \
-                            _Alignof(TYPE), pe);                                           \
+#define SYMH_TL_RMA_DEFINE(NAME, TYPE)                                                        \
+    void symh_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe)             \
+    {                                                                                         \
+        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe, 0); \
+    }                                                                                         \
+    void symh_##NAME##_get(TYPE *dest, const TYPE *source, size_t nelems, int pe)             \
+    {                                                                                         \
+        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe, 0); \
+    }                                                                                         \
+    void symh_##NAME##_put_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)         \
+    {                                                                                         \
+        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe, 1); \
+    }                                                                                         \
+    void symh_##NAME##_get_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)         \
+    {                                                                                         \
+        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe, 1); \
+    }                                                                                         \
+    void symh_##NAME##_p(TYPE *dest, TYPE value, int pe)                                      \
+    {                                                                                         \
+        symh_tl_rma_p(__func__, dest, &value, sizeof(TYPE), _Alignof(TYPE), pe);              \
+    }                                                                                         \
+    TYPE symh_##NAME##_g(const TYPE *source, int pe)                                          \
+    {                                                                                         \
+        TYPE value = 0;                                                                       \
+                                                                                              \
+        symh_tl_rma_g(__func__, &value, source, sizeof(TYPE), _Alignof(TYPE), pe);            \
+        return value;                                                                         \
+    }                                                                                         \
+    void symh_##NAME##_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,     \
+                            size_t nelems, int pe)                                            \
+    {                                                                                         \
+        symh_tl_rma_strided(__func__, 1, dest, source, dst, sst, nelems, sizeof(TYPE),        \
+                            _Alignof(TYPE), pe);                                              \
+    }                                                                                         \
+    void symh_##NAME##_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,     \
+                            size_t nelems, int pe)                                            \
+    {                                                                                         \
+        symh_tl_rma_strided(__func__, 0, dest, source, dst, sst, nelems, sizeof(TYPE),        \
+                            _Alignof(TYPE), pe);                                              \
     }
 SYMH_RMA_TYPES(SYMH_TL_RMA_DEFINE)
 #undef SYMH_TL_RMA_DEFINE
@@ -316,25 +394,43 @@ SYMH_RMA_TYPES(SYMH_TL_RMA_DEFINE)
  * (fence). On weaker CPUs (Arm) the same fence is a full DMB ISH, which gives the same. */
 void symh_fence(void)
 {
+    int status;
+
     SYMH_TL_RMA_CHECK_UP();
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    symh_status_set(SYMH_OK);
+    /* A NIC transport orders its own operations (UCX: a worker fence). */
+    status = symh_tl_nic_fence();
+    if (status != SYMH_OK)
+        symh_error("symh_fence: the NIC transport's fence failed: %s", symh_status_string(status));
+    symh_status_set(status);
 }
 
 void symh_quiet(void)
 {
+    int status;
+
     SYMH_TL_RMA_CHECK_UP();
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    symh_status_set(SYMH_OK);
+    /* ... and completes its outstanding operations at their targets. */
+    status = symh_tl_nic_quiet();
+    if (status != SYMH_OK)
+        symh_error("symh_quiet: the NIC transport's quiet failed: %s", symh_status_string(status));
+    symh_status_set(status);
 }
 
 /* ---- pointer queries: answers, not misuse, unless the arguments are invalid --------------- */
+
+/* Reachable by RMA at all: mapped (load/store) or through a NIC transport. */
+static int symh_tl_rma_reaches(int pe)
+{
+    return symh_tl_rma.peer_base[pe] != NULL || symh_tl_ops_of(pe) != &symh_tl_none_ops;
+}
 
 int symh_pe_accessible(int pe)
 {
     SYMH_TL_RMA_CHECK_UP(0);
     symh_status_set(SYMH_OK);
-    return (unsigned)pe < (unsigned)symh_tl_rma.n_pes && symh_tl_rma.peer_base[pe] != NULL;
+    return (unsigned)pe < (unsigned)symh_tl_rma.n_pes && symh_tl_rma_reaches(pe);
 }
 
 int symh_addr_accessible(const void *addr, int pe)
@@ -344,7 +440,7 @@ int symh_addr_accessible(const void *addr, int pe)
     SYMH_TL_RMA_CHECK_UP(0);
     offset = (uintptr_t)addr - symh_tl_rma.heap_lo;
     symh_status_set(SYMH_OK);
-    return (unsigned)pe < (unsigned)symh_tl_rma.n_pes && symh_tl_rma.peer_base[pe] != NULL &&
+    return (unsigned)pe < (unsigned)symh_tl_rma.n_pes && symh_tl_rma_reaches(pe) &&
            (offset < symh_tl_rma.heap_size || symh_tl_symm_left((uintptr_t)addr) != 0);
 }
 

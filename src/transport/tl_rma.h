@@ -20,6 +20,9 @@ typedef struct {
     size_t heap_size;
     size_t heap_offset; /* heap_lo - this PE's window base */
     char **peer_base;   /* n_pes entries: the window of each PE here, NULL when unreachable */
+    /* Set while a NIC transport is active: every atomic of the job goes through it, even to a
+     * mapped PE, so that all atomics on one word take one path (docs/transports.md). */
+    const symh_tl_ops_t *amo_ops;
 } symh_tl_rma_state_t;
 
 extern symh_tl_rma_state_t symh_tl_rma;
@@ -41,6 +44,12 @@ int symh_tl_rma_slow(const char *func, const char *arg, const void *addr, size_t
 /* Records the outcome of an access that went through PE pe's ops table, logging one line naming
  * `func` when it failed. */
 void symh_tl_rma_ops_done(const char *func, int pe, int status);
+
+/* A contiguous transfer through PE pe's ops table: checks that the local buffer is registered
+ * when the route is a NIC transport (SYMH_ERR_NOT_REGISTERED, nothing sent), then puts or gets
+ * (the _nbi slot when `nbi` and the route has one) and records the outcome. */
+void symh_tl_rma_ops_xfer(const char *func, int is_put, int nbi, void *dest, const void *source,
+                          size_t bytes, int pe);
 
 /* Checks the symmetric range [addr, addr + nelems * elem_size) for `pe` (the heap inline, a
  * symmetric region out of line): 1 and *mapped = its

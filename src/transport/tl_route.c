@@ -79,6 +79,31 @@ static void symh_tl_route_plan(symh_tl_id_t *nic, symh_tl_id_t *local)
                  : *nic;
 }
 
+symh_tl_id_t symh_tl_route_nic(void)
+{
+    symh_tl_id_t nic, local;
+
+    symh_tl_route_plan(&nic, &local);
+    return nic;
+}
+
+int symh_tl_route_nic_needed(void)
+{
+    symh_tl_id_t nic, local;
+    int n = symh_boot_info.n_pes, pe;
+
+    symh_tl_route_plan(&nic, &local);
+    if (nic == SYMH_TL_NONE || n < 2)
+        return 0;
+    if (local == nic) /* every peer of every PE goes through the NIC */
+        return 1;
+    for (pe = 1; pe < n; ++pe) { /* two nodes or more: some PE is remote to another */
+        if (symh_boot_info.node_of_pe[pe] != symh_boot_info.node_of_pe[0])
+            return 1;
+    }
+    return 0;
+}
+
 int symh_tl_route_check(char *msg, size_t msg_len)
 {
     int choice = symh_config_choice(SYMH_CFG_TRANSPORT);

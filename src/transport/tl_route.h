@@ -22,6 +22,11 @@ void symh_tl_route_fini(void);
 symh_tl_id_t symh_tl_route_of(int pe);
 const char *symh_tl_name(symh_tl_id_t id);
 
+/* The NIC transport of this job's plan (SYMH_TL_NONE when none fits), and whether any PE routes
+ * to another through it (the same answer on every PE). */
+symh_tl_id_t symh_tl_route_nic(void);
+int symh_tl_route_nic_needed(void);
+
 /* The NIC transports compiled into this build, as a space-separated list ("" when none). */
 const char *symh_tl_nic_built(void);
 

@@ -7,6 +7,7 @@
 
 #include <symheap/rma.h>
 
+#include "transport/tl_nic.h"
 #include "transport/tl_rma.h"
 
 /* Polls before the first sched_yield: about a microsecond or two of PAUSEs. */
@@ -55,6 +56,8 @@ static int symh_tl_sync_cmp_ok(const char *func, int cmp)
         if (local == NULL)                                                                         \
             return;                                                                                \
         while (!SYMH_TL_SYNC_COMPARE(cmp, __atomic_load_n(local, __ATOMIC_ACQUIRE), cmp_value)) {  \
+            if (symh_tl_nic != NULL) /* NIC-delivered updates may need this PE's progress */       \
+                symh_tl_nic_progress();                                                            \
             if (spins < SYMH_TL_SYNC_SPINS) {                                                      \
                 ++spins;                                                                           \
                 symh_tl_sync_pause();                                                              \
@@ -76,6 +79,8 @@ static int symh_tl_sync_cmp_ok(const char *func, int cmp)
                                           symh_tl_rma.my_pe);                                      \
         if (local == NULL)                                                                         \
             return 0;                                                                              \
+        if (symh_tl_nic != NULL)                                                                   \
+            symh_tl_nic_progress();                                                                \
         result = SYMH_TL_SYNC_COMPARE(cmp, __atomic_load_n(local, __ATOMIC_ACQUIRE), cmp_value);   \
         symh_status_set(SYMH_OK);                                                                  \
         return result;                                                                             \

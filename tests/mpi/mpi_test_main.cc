@@ -53,6 +53,29 @@ int npes()
     return n;
 }
 
+std::string expected_route(int pe)
+{
+    const char *t = getenv("SYMH_TRANSPORT"), *nic = getenv("SYMHTEST_NIC");
+    const char *no_mixed = getenv("SYMH_DISABLE_MIXED_IPC");
+    std::string transport = t ? t : "auto", built = nic ? nic : "none";
+    int k = symh_test_node_size(), mine = me();
+    bool same_node = k == 0 || pe / k == mine / k;
+
+    if (pe == mine)
+        return "self";
+    if (transport == "ipc")
+        return same_node ? "ipc" : "none";
+    if (transport == "ucx" || transport == "ofi")
+        return transport;
+    return same_node && !(no_mixed && std::string(no_mixed) == "1") ? "ipc" : built;
+}
+
+bool expected_mapped(int pe)
+{
+    std::string route = expected_route(pe);
+    return route == "self" || route == "ipc";
+}
+
 int count_pes(bool flag)
 {
     int mine = flag ? 1 : 0, total = 0;

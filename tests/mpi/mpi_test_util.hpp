@@ -27,7 +27,11 @@ int symh_test_node_size();
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <string>
+
+#include <symheap/registration.h>
 
 // Short names for the tests (the definitions are in mpi_test_main.cc; they use MPI_COMM_WORLD,
 // which every multi-PE test binary has initialized by the time a test runs).
@@ -36,6 +40,13 @@ namespace symh_test
 int me();                             // symh_test_world_rank()
 int npes();                           // the size of MPI_COMM_WORLD
 int count_pes(bool flag);             // on how many PEs `flag` holds (collective)
+// The route this job's configuration gives PE `pe` from this PE, as symh_pe_transport names it
+// ("self", "ipc", "ucx", "ofi", "none"), from SYMH_TRANSPORT, SYMH_DISABLE_MIXED_IPC, the pretend
+// nodes (SYMHTEST_NODE_SIZE) and SYMHTEST_NIC (the NIC transport auto picks in this build, set
+// by CTest). Tests compare the runtime's answers with it.
+std::string expected_route(int pe);
+// Whether `pe` is reachable by load/store from this PE under the configuration.
+bool expected_mapped(int pe);
 bool same_everywhere(uint64_t value); // whether every PE passed the same value (collective)
 
 // Lines of a captured log.
@@ -54,6 +65,40 @@ template <typename F> void expect_one_line(const char *text, F action)
     EXPECT_EQ(1u, log_lines(log)) << log;
     EXPECT_NE(std::string::npos, log.find(text)) << log;
 }
+
+// Local memory every transport accepts as the local side of RMA: page-aligned, zeroed and
+// registered with symh_buffer_register for its lifetime (a NIC transport refuses unregistered
+// local buffers, API.md "RMA"). Trivially copyable element types only; construct after symh_init.
+template <typename T> class reg_vector
+{
+  public:
+    explicit reg_vector(size_t n) : n_(n), bytes_((n * sizeof(T) + 4095) / 4096 * 4096 + 4096)
+    {
+        p_ = static_cast<T *>(std::aligned_alloc(4096, bytes_));
+        std::memset(static_cast<void *>(p_), 0, bytes_);
+        registered_ = symh_buffer_register(p_, bytes_) == SYMH_OK;
+    }
+    ~reg_vector()
+    {
+        if (registered_)
+            symh_buffer_unregister(p_);
+        std::free(p_);
+    }
+    reg_vector(const reg_vector &) = delete;
+    reg_vector &operator=(const reg_vector &) = delete;
+    T *data() { return p_; }
+    const T *data() const { return p_; }
+    size_t size() const { return n_; }
+    T &operator[](size_t i) { return p_[i]; }
+    const T &operator[](size_t i) const { return p_[i]; }
+    T *begin() { return p_; }
+    T *end() { return p_ + n_; }
+
+  private:
+    size_t n_, bytes_;
+    T *p_;
+    bool registered_;
+};
 
 // A pointer no call may write: outputs must keep it on failure.
 inline void *sentinel()

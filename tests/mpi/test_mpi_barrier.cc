@@ -61,9 +61,11 @@ class Barrier : public SymhTest
 
 TEST_F(Barrier, SharedMemoryExactlyWhenEveryPeIsOnOneNode)
 {
-    int n = npes(), node = symh_test_node_size();
-    bool one_node = node == 0 || node >= n;
-    EXPECT_EQ(one_node ? 1 : 0, symh_shim_coll_uses_shm());
+    // Shared memory needs every PE mapped everywhere: one node, and no NIC forced onto it.
+    bool all_mapped = true;
+    for (int pe = 0; pe < npes(); ++pe)
+        all_mapped = all_mapped && expected_mapped(pe);
+    EXPECT_EQ(count_pes(all_mapped) == npes() ? 1 : 0, symh_shim_coll_uses_shm());
     // The choice is the job's, never a PE's own.
     EXPECT_TRUE(same_everywhere((uint64_t)symh_shim_coll_uses_shm()));
 }

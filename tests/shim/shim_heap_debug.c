@@ -4,6 +4,7 @@
 #include "heap/heap_window.h"
 #include "transport/tl.h"
 #include "transport/tl_ipc.h"
+#include "transport/tl_nic.h"
 
 int symh_shim_heap_local_alloc(size_t size, size_t *offset)
 {
@@ -51,4 +52,9 @@ int symh_shim_ops_fetch_add64(void *dest, long long value, long long *fetched, i
 {
     return symh_tl_ops_of(pe)->amo(SYMH_TL_AMO_ADD, dest, sizeof(long long), &value, NULL, fetched,
                                    pe);
+}
+
+int symh_shim_nic_quiet(void)
+{
+    return symh_tl_nic_quiet();
 }

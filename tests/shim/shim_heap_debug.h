@@ -25,6 +25,8 @@ const char *symh_shim_ops_name(int pe);
 int symh_shim_ops_put(void *dest, const void *source, size_t bytes, int pe);
 int symh_shim_ops_get(void *dest, const void *source, size_t bytes, int pe);
 int symh_shim_ops_fetch_add64(void *dest, long long value, long long *fetched, int pe);
+/* Completes what the ops above sent through a NIC transport (SYMH_OK without one). */
+int symh_shim_nic_quiet(void);
 
 #ifdef __cplusplus
 }

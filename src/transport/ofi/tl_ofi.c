@@ -1,0 +1,1098 @@
+/* transport: the libfabric (OFI) NIC transport (tl_nic.h). One RDM endpoint per PE, an AV table
+ * holding every routed PE (this one included: the NIC carries atomics to self), one completion
+ * counter counting every RMA and atomic this PE issues, and a CQ bound with selective completion
+ * that only reports errors (and drives the provider's manual progress).
+ *
+ * Completion: every operation waits for the counter to catch up with the issued count (read the
+ * counter first, then the issued count: when it covers the issued count, everything issued before
+ * the read has completed, this thread's operation included), so put/get/amo return completed and
+ * quiet/fence are the same wait. Memory registration honours what the provider returns in
+ * mr_mode: FI_MR_VIRT_ADDR unset means offsets from the registered base of the target (exchanged
+ * per slot and PE), FI_MR_PROV_KEY the provider's key (else ours), FI_MR_ENDPOINT a bind to the
+ * endpoint, FI_MR_LOCAL descriptors for local buffers (slot MRs, map_local handles, a registered
+ * scratch area for atomics).
+ *
+ * libfabric is opened at run time (dlopen of libfabric.so.1 when this transport starts), never
+ * linked: Debian's libfabric pulls in the PSM libraries, whose constructors install a SIGABRT
+ * handler that turns every abort() of the process into exit(1) plus a backtrace file. A program
+ * that never selects the ofi transport must not carry that. The five functions libfabric
+ * exports that this file calls are looked up; everything else is inline through fid ops. */
+#include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rdma/fabric.h>
+#include <rdma/fi_atomic.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+
+#include <dlfcn.h>
+
+#include <symheap/status.h>
+
+#include "bootstrap/boot.h"
+#include "core/core_config.h"
+#include "core/core_log.h"
+#include "transport/tl_nic.h"
+
+/* The libfabric functions this file calls, from the library opened at run time. */
+static struct {
+    void *lib;
+    int (*getinfo)(uint32_t, const char *, const char *, uint64_t, const struct fi_info *,
+                   struct fi_info **);
+    void (*freeinfo)(struct fi_info *);
+    struct fi_info *(*dupinfo)(const struct fi_info *);
+    int (*fabric)(struct fi_fabric_attr *, struct fid_fabric **, void *);
+    const char *(*strerror)(int);
+} symh_ofi_lib;
+
+#define fi_getinfo  symh_ofi_lib.getinfo
+#define fi_freeinfo symh_ofi_lib.freeinfo
+#define fi_dupinfo  symh_ofi_lib.dupinfo
+#define fi_fabric   symh_ofi_lib.fabric
+#define fi_strerror symh_ofi_lib.strerror
+#undef fi_allocinfo
+#define fi_allocinfo() symh_ofi_lib.dupinfo(NULL)
+
+/* Opens libfabric once (kept open: the process may start the transport again). */
+static int symh_ofi_load(void)
+{
+    void *lib;
+
+    if (symh_ofi_lib.lib != NULL)
+        return SYMH_OK;
+    lib = dlopen("libfabric.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL) {
+        symh_error("ofi: cannot open libfabric.so.1 (install libfabric1): %s", dlerror());
+        return SYMH_ERR_TRANSPORT;
+    }
+    /* Object pointers to function pointers: POSIX guarantees dlsym's result converts. */
+    *(void **)&symh_ofi_lib.getinfo = dlsym(lib, "fi_getinfo");
+    *(void **)&symh_ofi_lib.freeinfo = dlsym(lib, "fi_freeinfo");
+    *(void **)&symh_ofi_lib.dupinfo = dlsym(lib, "fi_dupinfo");
+    *(void **)&symh_ofi_lib.fabric = dlsym(lib, "fi_fabric");
+    *(void **)&symh_ofi_lib.strerror = dlsym(lib, "fi_strerror");
+    if (symh_ofi_lib.getinfo == NULL || symh_ofi_lib.freeinfo == NULL ||
+        symh_ofi_lib.dupinfo == NULL || symh_ofi_lib.fabric == NULL ||
+        symh_ofi_lib.strerror == NULL) {
+        symh_error("ofi: libfabric.so.1 lacks fi_getinfo, fi_freeinfo, fi_dupinfo, fi_fabric or "
+                   "fi_strerror");
+        dlclose(lib);
+        memset(&symh_ofi_lib, 0, sizeof(symh_ofi_lib));
+        return SYMH_ERR_TRANSPORT;
+    }
+    symh_ofi_lib.lib = lib;
+    return SYMH_OK;
+}
+
+#define SYMH_OFI_VERSION FI_VERSION(1, 9)
+/* Polls of a wait loop between sched_yield calls when this process drives the progress (with
+ * automatic progress every poll yields: the provider's thread needs the CPU). 1 measured best with
+ * 4 PEs on 2 cores (tcp: 160k contended atomics in 17 s against 27 s with 16). */
+#define SYMH_OFI_SPINS 1
+/* A wait that has made no progress for this long says so once (a peer not progressing). */
+#define SYMH_OFI_WARN_NS (30ull * 1000000000ull)
+#define SYMH_OFI_N_AMO   (SYMH_TL_AMO_XOR + 1)
+
+/* A map_local registration; live ones are listed so fini can close them. */
+typedef struct symh_ofi_handle {
+    struct fid_mr *mr;
+    void *desc;
+    struct symh_ofi_handle *prev, *next;
+} symh_ofi_handle_t;
+
+/* What a PE shares per key slot. */
+typedef struct {
+    int32_t status;
+    int32_t pad;
+    uint64_t key;
+    uint64_t base;
+} symh_ofi_slot_rec_t;
+
+/* What a PE shares at init, before its name. */
+typedef struct {
+    int32_t status;
+    uint32_t name_len;
+} symh_ofi_hello_t;
+
+static struct {
+    int up;
+    struct fi_info *info;
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_av *av;
+    struct fid_cq *cq;
+    struct fid_cntr *cntr;
+    struct fid_ep *ep;
+
+    int my_pe;
+    int n_pes;
+    int n_slots;
+    int thread_multiple;
+    int virt_addr;   /* FI_MR_VIRT_ADDR: remote addresses are virtual, else offsets */
+    int mr_local;    /* FI_MR_LOCAL: local buffers need descriptors */
+    int mr_endpoint; /* FI_MR_ENDPOINT: MRs are bound to the endpoint */
+    int prov_key;    /* FI_MR_PROV_KEY: the provider picks keys */
+    size_t max_msg;
+    unsigned spins;     /* polls between sched_yield calls */
+    int amo_via_fetch;  /* non-fetching atomics go as fetching ones (see symh_ofi_amo) */
+    int need_ctx;       /* mode FI_CONTEXT/FI_CONTEXT2: operations carry a context */
+    uint64_t put_flags; /* fi_writemsg flags: FI_DELIVERY_COMPLETE */
+    uint64_t next_key;  /* our keys when the provider does not pick them */
+
+    fi_addr_t *addr;     /* n_pes: FI_ADDR_NOTAVAIL for PEs not routed here */
+    struct fid_mr **mr;  /* n_slots: this PE's MR of each slot, NULL when unmapped */
+    uint64_t *keys;      /* n_slots * n_pes: remote keys */
+    uint64_t *bases;     /* n_slots * n_pes: registered base of each PE's slot */
+    unsigned char *live; /* n_slots: keys of the slot are valid */
+
+    uint64_t issued;   /* operations posted (atomic) */
+    uint64_t err_seen; /* counter errors already reported (atomic) */
+
+    /* Atomics: operand/result area (registered when FI_MR_LOCAL) and the op support table. */
+    uint64_t scratch[4];
+    struct fid_mr *scratch_mr;
+    void *scratch_desc;
+    pthread_mutex_t amo_lock;
+    unsigned char amo_ok[2][SYMH_OFI_N_AMO][2]; /* [4/8 bytes][op][fetching] */
+
+    pthread_mutex_t handle_lock;
+    symh_ofi_handle_t *handles;
+} symh_ofi = { .amo_lock = PTHREAD_MUTEX_INITIALIZER, .handle_lock = PTHREAD_MUTEX_INITIALIZER };
+
+static const char *symh_ofi_amo_name[SYMH_OFI_N_AMO] = { "fetch", "set", "swap", "cswap",
+                                                         "add",   "and", "or",   "xor" };
+
+#define SYMH_OFI_FAIL(call, ret)                                            \
+    do {                                                                    \
+        symh_error("ofi: %s failed: %s", (call), fi_strerror((int)-(ret))); \
+    } while (0)
+
+static uint64_t symh_ofi_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Reads the CQ once: drives manual progress, reports error entries. */
+static void symh_ofi_poll_cq(void)
+{
+    struct fi_cq_entry entries[8];
+    ssize_t ret = fi_cq_read(symh_ofi.cq, entries, 8);
+    if (ret == -FI_EAVAIL) {
+        struct fi_cq_err_entry err;
+        memset(&err, 0, sizeof(err));
+        if (fi_cq_readerr(symh_ofi.cq, &err, 0) > 0) {
+            char buf[256];
+            symh_error("ofi: operation failed: %s (%s)", fi_strerror(err.err),
+                       fi_cq_strerror(symh_ofi.cq, err.prov_errno, err.err_data, buf, sizeof(buf)));
+        }
+    }
+    (void)fi_cntr_read(symh_ofi.cntr);
+}
+
+/* Waits until every operation posted so far has completed. */
+static int symh_ofi_wait_all(const char *func)
+{
+    unsigned spins = 0;
+    uint64_t start = 0;
+    int warned = 0;
+    for (;;) {
+        uint64_t done = fi_cntr_read(symh_ofi.cntr);
+        uint64_t errs = fi_cntr_readerr(symh_ofi.cntr);
+        uint64_t issued = __atomic_load_n(&symh_ofi.issued, __ATOMIC_ACQUIRE);
+        uint64_t seen = __atomic_load_n(&symh_ofi.err_seen, __ATOMIC_RELAXED);
+        if (errs > seen && __atomic_compare_exchange_n(&symh_ofi.err_seen, &seen, errs, 0,
+                                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+            symh_ofi_poll_cq(); /* logs the error entry when the provider wrote one */
+            symh_error("ofi: %s: %" PRIu64 " operation(s) failed (fi_cntr_readerr)", func,
+                       errs - seen);
+            return SYMH_ERR_TRANSPORT;
+        }
+        if (done + errs >= issued)
+            return SYMH_OK;
+        symh_ofi_poll_cq();
+        if (++spins >= symh_ofi.spins) {
+            spins = 0;
+            sched_yield();
+            if (!warned) {
+                uint64_t now = symh_ofi_now_ns();
+                if (start == 0) {
+                    start = now;
+                } else if (now - start > SYMH_OFI_WARN_NS) {
+                    symh_warn("ofi: %s: still waiting for %" PRIu64
+                              " operation(s) after 30 s (a peer not progressing?)",
+                              func, issued - done - errs);
+                    warned = 1;
+                }
+            }
+        }
+    }
+}
+
+/* Posts one operation: retries on -FI_EAGAIN while progressing. `post` is evaluated each try. */
+#define SYMH_OFI_POST(call, post)                                      \
+    do {                                                               \
+        ssize_t post_ret_;                                             \
+        unsigned post_spins_ = 0;                                      \
+        __atomic_add_fetch(&symh_ofi.issued, 1, __ATOMIC_ACQ_REL);     \
+        while ((post_ret_ = (post)) == -FI_EAGAIN) {                   \
+            symh_ofi_poll_cq();                                        \
+            if (++post_spins_ >= symh_ofi.spins) {                     \
+                post_spins_ = 0;                                       \
+                sched_yield();                                         \
+            }                                                          \
+        }                                                              \
+        if (post_ret_ != 0) {                                          \
+            __atomic_sub_fetch(&symh_ofi.issued, 1, __ATOMIC_ACQ_REL); \
+            SYMH_OFI_FAIL(call, post_ret_);                            \
+            return SYMH_ERR_TRANSPORT;                                 \
+        }                                                              \
+    } while (0)
+
+/* ---- memory registration -------------------------------------------------------------------- */
+
+static int symh_ofi_mr_reg(void *addr, size_t length, uint64_t access, struct fid_mr **mr)
+{
+    uint64_t key =
+        symh_ofi.prov_key ? 0 : __atomic_fetch_add(&symh_ofi.next_key, 1, __ATOMIC_RELAXED);
+    int ret = fi_mr_reg(symh_ofi.domain, addr, length, access, 0, key, 0, mr, NULL);
+    if (ret != 0) {
+        *mr = NULL;
+        SYMH_OFI_FAIL("fi_mr_reg", ret);
+        return SYMH_ERR_TRANSPORT;
+    }
+    if (symh_ofi.mr_endpoint) {
+        ret = fi_mr_bind(*mr, &symh_ofi.ep->fid, 0);
+        if (ret != 0) {
+            SYMH_OFI_FAIL("fi_mr_bind", ret);
+        } else {
+            ret = fi_mr_enable(*mr);
+            if (ret != 0)
+                SYMH_OFI_FAIL("fi_mr_enable", ret);
+        }
+        if (ret != 0) {
+            fi_close(&(*mr)->fid);
+            *mr = NULL;
+            return SYMH_ERR_TRANSPORT;
+        }
+    }
+    return SYMH_OK;
+}
+
+static void symh_ofi_mr_close(struct fid_mr **mr)
+{
+    if (*mr != NULL) {
+        int ret = fi_close(&(*mr)->fid);
+        if (ret != 0)
+            SYMH_OFI_FAIL("fi_close(mr)", ret);
+        *mr = NULL;
+    }
+}
+
+/* Registers this PE's [addr, addr + length) as `slot` (when status is SYMH_OK) and exchanges the
+ * key and base with every PE. */
+static int symh_ofi_share_slot(int slot, void *addr, size_t length, int status)
+{
+    int n = symh_ofi.n_pes;
+    symh_ofi_slot_rec_t mine = { .status = status };
+    symh_ofi_slot_rec_t *all = calloc((size_t)n, sizeof(*all));
+    if (all == NULL && mine.status == SYMH_OK)
+        mine.status = SYMH_ERR_NO_MEMORY;
+    if (mine.status == SYMH_OK) {
+        mine.status =
+            symh_ofi_mr_reg(addr, length, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
+                            &symh_ofi.mr[slot]);
+        if (mine.status == SYMH_OK) {
+            mine.key = fi_mr_key(symh_ofi.mr[slot]);
+            mine.base = (uint64_t)(uintptr_t)addr;
+        }
+    }
+    if (all == NULL) {
+        /* Still take part (nobody may hang), through a buffer of our own. */
+        symh_ofi_slot_rec_t *tmp = malloc((size_t)n * sizeof(*tmp));
+        if (tmp != NULL) {
+            (void)symh_boot->allgather(&mine, tmp, sizeof(mine));
+            free(tmp);
+        }
+        symh_ofi_mr_close(&symh_ofi.mr[slot]);
+        return mine.status;
+    }
+    int ret = symh_boot->allgather(&mine, all, sizeof(mine));
+    int status_all = ret != SYMH_OK ? ret : mine.status;
+    for (int pe = 0; pe < n && status_all == SYMH_OK; ++pe) {
+        if (all[pe].status != SYMH_OK)
+            status_all = all[pe].status;
+    }
+    if (status_all == SYMH_OK) {
+        for (int pe = 0; pe < n; ++pe) {
+            symh_ofi.keys[(size_t)slot * (size_t)n + (size_t)pe] = all[pe].key;
+            symh_ofi.bases[(size_t)slot * (size_t)n + (size_t)pe] = all[pe].base;
+        }
+        symh_ofi.live[slot] = 1;
+    } else if (mine.status == SYMH_OK) {
+        symh_debug("ofi: slot %d not mapped: another PE failed (%s)", slot,
+                   symh_status_string(status_all));
+    }
+    free(all);
+    return status_all;
+}
+
+/* ---- init / fini ------------------------------------------------------------------------------
+ */
+
+static void symh_ofi_close_fid(struct fid *fid, const char *what)
+{
+    if (fid == NULL)
+        return;
+    int ret = fi_close(fid);
+    if (ret != 0)
+        symh_warn("ofi: fi_close(%s) failed: %s", what, fi_strerror(-ret));
+}
+
+static void symh_ofi_teardown(void)
+{
+    symh_ofi.up = 0;
+    pthread_mutex_lock(&symh_ofi.handle_lock);
+    while (symh_ofi.handles != NULL) {
+        symh_ofi_handle_t *h = symh_ofi.handles;
+        symh_ofi.handles = h->next;
+        symh_ofi_mr_close(&h->mr);
+        free(h);
+    }
+    pthread_mutex_unlock(&symh_ofi.handle_lock);
+    if (symh_ofi.mr != NULL) {
+        for (int slot = 0; slot < symh_ofi.n_slots; ++slot)
+            symh_ofi_mr_close(&symh_ofi.mr[slot]);
+    }
+    symh_ofi_mr_close(&symh_ofi.scratch_mr);
+    symh_ofi_close_fid(symh_ofi.ep ? &symh_ofi.ep->fid : NULL, "ep");
+    symh_ofi_close_fid(symh_ofi.av ? &symh_ofi.av->fid : NULL, "av");
+    symh_ofi_close_fid(symh_ofi.cq ? &symh_ofi.cq->fid : NULL, "cq");
+    symh_ofi_close_fid(symh_ofi.cntr ? &symh_ofi.cntr->fid : NULL, "cntr");
+    symh_ofi_close_fid(symh_ofi.domain ? &symh_ofi.domain->fid : NULL, "domain");
+    symh_ofi_close_fid(symh_ofi.fabric ? &symh_ofi.fabric->fid : NULL, "fabric");
+    if (symh_ofi.info != NULL)
+        fi_freeinfo(symh_ofi.info);
+    free(symh_ofi.addr);
+    free(symh_ofi.mr);
+    free(symh_ofi.keys);
+    free(symh_ofi.bases);
+    free(symh_ofi.live);
+    symh_ofi.ep = NULL;
+    symh_ofi.av = NULL;
+    symh_ofi.cq = NULL;
+    symh_ofi.cntr = NULL;
+    symh_ofi.domain = NULL;
+    symh_ofi.fabric = NULL;
+    symh_ofi.info = NULL;
+    symh_ofi.addr = NULL;
+    symh_ofi.mr = NULL;
+    symh_ofi.keys = NULL;
+    symh_ofi.bases = NULL;
+    symh_ofi.live = NULL;
+    symh_ofi.scratch_desc = NULL;
+}
+
+/* fi_getinfo with our hints; `mr_local`: also accept providers that need local descriptors;
+ * `manual`: ask for manual data progress. */
+static int symh_ofi_getinfo(const char *prov, int thread_multiple, int mr_local, int manual,
+                            struct fi_info **info)
+{
+    struct fi_info *hints = fi_allocinfo();
+    if (hints == NULL)
+        return -FI_ENOMEM;
+    hints->caps = FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
+    hints->mode = FI_CONTEXT | FI_CONTEXT2;
+    hints->ep_attr->type = FI_EP_RDM;
+    hints->domain_attr->mr_mode =
+        FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
+    if (mr_local)
+        hints->domain_attr->mr_mode |= FI_MR_LOCAL;
+    hints->domain_attr->threading = thread_multiple ? FI_THREAD_SAFE : FI_THREAD_DOMAIN;
+    hints->domain_attr->control_progress = FI_PROGRESS_UNSPEC;
+    hints->domain_attr->data_progress = manual ? FI_PROGRESS_MANUAL : FI_PROGRESS_UNSPEC;
+    if (prov != NULL && prov[0] != '\0') {
+        hints->fabric_attr->prov_name = strdup(prov);
+        if (hints->fabric_attr->prov_name == NULL) {
+            fi_freeinfo(hints);
+            return -FI_ENOMEM;
+        }
+    }
+    int ret = fi_getinfo(SYMH_OFI_VERSION, NULL, NULL, 0, hints, info);
+    fi_freeinfo(hints);
+    return ret;
+}
+
+/* Records which atomics the provider carries on 4- and 8-byte words; logs the missing ones. */
+static void symh_ofi_check_atomics(void)
+{
+    static const enum fi_op base_op[SYMH_OFI_N_AMO] = {
+        [SYMH_TL_AMO_FETCH] = FI_ATOMIC_READ,
+        [SYMH_TL_AMO_SET] = FI_ATOMIC_WRITE,
+        [SYMH_TL_AMO_SWAP] = FI_ATOMIC_WRITE,
+        [SYMH_TL_AMO_CSWAP] = FI_CSWAP,
+        [SYMH_TL_AMO_ADD] = FI_SUM,
+        [SYMH_TL_AMO_AND] = FI_BAND,
+        [SYMH_TL_AMO_OR] = FI_BOR,
+        [SYMH_TL_AMO_XOR] = FI_BXOR,
+    };
+    char missing[256] = "";
+    size_t used = 0;
+    for (int t = 0; t < 2; ++t) {
+        enum fi_datatype dt = t == 0 ? FI_UINT32 : FI_UINT64;
+        for (int op = 0; op < SYMH_OFI_N_AMO; ++op) {
+            for (int fetch = 0; fetch < 2; ++fetch) {
+                size_t count = 0;
+                int ok;
+                if (op == SYMH_TL_AMO_CSWAP)
+                    ok = fetch && fi_compare_atomicvalid(symh_ofi.ep, dt, base_op[op], &count) == 0;
+                else if (op == SYMH_TL_AMO_FETCH || op == SYMH_TL_AMO_SWAP)
+                    ok = fetch && fi_fetch_atomicvalid(symh_ofi.ep, dt, base_op[op], &count) == 0;
+                else if (fetch)
+                    ok = fi_fetch_atomicvalid(symh_ofi.ep, dt, base_op[op], &count) == 0;
+                else
+                    ok = fi_atomicvalid(symh_ofi.ep, dt, base_op[op], &count) == 0;
+                ok = ok && count >= 1;
+                symh_ofi.amo_ok[t][op][fetch] = (unsigned char)ok;
+            }
+            /* Usable: a fetching form where the op fetches; either form where it does not. */
+            unsigned char *ok = symh_ofi.amo_ok[t][op];
+            int plain = op == SYMH_TL_AMO_FETCH || op == SYMH_TL_AMO_SWAP || op == SYMH_TL_AMO_CSWAP
+                            ? ok[1]
+                            : ok[0] || ok[1];
+            for (int fetch = 0; fetch < 2; ++fetch) {
+                int missing_one = fetch ? op >= SYMH_TL_AMO_ADD && !ok[1] : !plain;
+                if (missing_one && used + 24 < sizeof(missing)) {
+                    int len =
+                        snprintf(missing + used, sizeof(missing) - used, " %s%s%d",
+                                 fetch ? "fetch_" : "", symh_ofi_amo_name[op], t == 0 ? 32 : 64);
+                    if (len > 0)
+                        used += (size_t)len;
+                }
+            }
+        }
+    }
+    if (used > 0)
+        symh_warn("ofi: provider %s lacks atomics:%s (those return SYMH_ERR_UNSUPPORTED)",
+                  symh_ofi.info->fabric_attr->prov_name, missing);
+}
+
+/* The local steps of init, up to and including the slot 0 registration. */
+static int symh_ofi_open(void *base, size_t length, int thread_multiple, char *name,
+                         size_t *name_len, uint64_t *key)
+{
+    const char *prov = symh_config_string(SYMH_CFG_OFI_PROVIDER);
+    /* Preferred: no local descriptors, and progress driven by our own polls (every symheap wait
+     * polls; a provider's progress thread fights the PEs for the cores). */
+    int ret = -FI_ENODATA;
+    for (int attempt = 0; attempt < 4 && ret == -FI_ENODATA; ++attempt)
+        ret =
+            symh_ofi_getinfo(prov, thread_multiple, attempt >= 2, attempt % 2 == 0, &symh_ofi.info);
+    if (ret != 0) {
+        symh_error("ofi: fi_getinfo failed for provider \"%s\" (RDM endpoint with RMA and "
+                   "atomics): %s",
+                   prov != NULL ? prov : "", fi_strerror(-ret));
+        symh_ofi.info = NULL;
+        return SYMH_ERR_TRANSPORT;
+    }
+    struct fi_info *info = symh_ofi.info;
+    int mr_mode = info->domain_attr->mr_mode;
+    symh_ofi.virt_addr = (mr_mode & FI_MR_VIRT_ADDR) != 0;
+    symh_ofi.mr_local = (mr_mode & FI_MR_LOCAL) != 0;
+    symh_ofi.mr_endpoint = (mr_mode & FI_MR_ENDPOINT) != 0;
+    symh_ofi.prov_key = (mr_mode & FI_MR_PROV_KEY) != 0;
+    symh_ofi.max_msg = info->ep_attr->max_msg_size > 0 ? info->ep_attr->max_msg_size : SIZE_MAX;
+    symh_ofi.next_key = 1;
+    symh_ofi.spins = info->domain_attr->data_progress == FI_PROGRESS_AUTO ? 1 : SYMH_OFI_SPINS;
+    symh_ofi.need_ctx = (info->mode & (FI_CONTEXT | FI_CONTEXT2)) != 0;
+    symh_ofi.put_flags = FI_DELIVERY_COMPLETE;
+    symh_ofi.amo_via_fetch = strncmp(info->fabric_attr->prov_name, "shm", 3) == 0;
+    symh_info("ofi: provider %s, fabric %s, domain %s, mr_mode 0x%x (%s%s%s%s), progress "
+              "control %s data %s, max_msg %zu",
+              info->fabric_attr->prov_name, info->fabric_attr->name, info->domain_attr->name,
+              (unsigned)mr_mode, symh_ofi.virt_addr ? "virt_addr" : "offsets",
+              symh_ofi.mr_local ? " local" : "", symh_ofi.prov_key ? " prov_key" : "",
+              symh_ofi.mr_endpoint ? " endpoint" : "",
+              info->domain_attr->control_progress == FI_PROGRESS_MANUAL ? "manual" : "auto",
+              info->domain_attr->data_progress == FI_PROGRESS_MANUAL ? "manual" : "auto",
+              symh_ofi.max_msg);
+
+    ret = fi_fabric(info->fabric_attr, &symh_ofi.fabric, NULL);
+    if (ret != 0) {
+        symh_ofi.fabric = NULL;
+        SYMH_OFI_FAIL("fi_fabric", ret);
+        return SYMH_ERR_TRANSPORT;
+    }
+    ret = fi_domain(symh_ofi.fabric, info, &symh_ofi.domain, NULL);
+    if (ret != 0) {
+        symh_ofi.domain = NULL;
+        SYMH_OFI_FAIL("fi_domain", ret);
+        return SYMH_ERR_TRANSPORT;
+    }
+    struct fi_av_attr av_attr = { .type = FI_AV_TABLE, .count = (size_t)symh_ofi.n_pes };
+    ret = fi_av_open(symh_ofi.domain, &av_attr, &symh_ofi.av, NULL);
+    if (ret != 0) {
+        symh_ofi.av = NULL;
+        SYMH_OFI_FAIL("fi_av_open", ret);
+        return SYMH_ERR_TRANSPORT;
+    }
+    struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE };
+    ret = fi_cq_open(symh_ofi.domain, &cq_attr, &symh_ofi.cq, NULL);
+    if (ret != 0) {
+        symh_ofi.cq = NULL;
+        SYMH_OFI_FAIL("fi_cq_open", ret);
+        return SYMH_ERR_TRANSPORT;
+    }
+    struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE };
+    ret = fi_cntr_open(symh_ofi.domain, &cntr_attr, &symh_ofi.cntr, NULL);
+    if (ret != 0) {
+        cntr_attr.wait_obj = FI_WAIT_UNSPEC;
+        ret = fi_cntr_open(symh_ofi.domain, &cntr_attr, &symh_ofi.cntr, NULL);
+    }
+    if (ret != 0) {
+        symh_ofi.cntr = NULL;
+        SYMH_OFI_FAIL("fi_cntr_open", ret);
+        return SYMH_ERR_TRANSPORT;
+    }
+    ret = fi_endpoint(symh_ofi.domain, info, &symh_ofi.ep, NULL);
+    if (ret != 0) {
+        symh_ofi.ep = NULL;
+        SYMH_OFI_FAIL("fi_endpoint", ret);
+        return SYMH_ERR_TRANSPORT;
+    }
+    ret = fi_ep_bind(symh_ofi.ep, &symh_ofi.av->fid, 0);
+    if (ret != 0) {
+        SYMH_OFI_FAIL("fi_ep_bind(av)", ret);
+        return SYMH_ERR_TRANSPORT;
+    }
+    ret =
+        fi_ep_bind(symh_ofi.ep, &symh_ofi.cq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION);
+    if (ret != 0) {
+        SYMH_OFI_FAIL("fi_ep_bind(cq)", ret);
+        return SYMH_ERR_TRANSPORT;
+    }
+    ret = fi_ep_bind(symh_ofi.ep, &symh_ofi.cntr->fid, FI_WRITE | FI_READ);
+    if (ret != 0) {
+        SYMH_OFI_FAIL("fi_ep_bind(cntr)", ret);
+        return SYMH_ERR_TRANSPORT;
+    }
+    ret = fi_enable(symh_ofi.ep);
+    if (ret != 0) {
+        SYMH_OFI_FAIL("fi_enable", ret);
+        return SYMH_ERR_TRANSPORT;
+    }
+    ret = fi_getname(&symh_ofi.ep->fid, name, name_len);
+    if (ret != 0) {
+        SYMH_OFI_FAIL("fi_getname", ret);
+        *name_len = 0;
+        return SYMH_ERR_TRANSPORT;
+    }
+    if (symh_ofi.mr_local) {
+        int status = symh_ofi_mr_reg(symh_ofi.scratch, sizeof(symh_ofi.scratch), FI_READ | FI_WRITE,
+                                     &symh_ofi.scratch_mr);
+        if (status != SYMH_OK)
+            return status;
+        symh_ofi.scratch_desc = fi_mr_desc(symh_ofi.scratch_mr);
+    }
+    symh_ofi_check_atomics();
+    int status =
+        symh_ofi_mr_reg(base, length, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
+                        &symh_ofi.mr[SYMH_TL_NIC_HEAP_SLOT]);
+    if (status != SYMH_OK)
+        return status;
+    *key = fi_mr_key(symh_ofi.mr[SYMH_TL_NIC_HEAP_SLOT]);
+    return SYMH_OK;
+}
+
+static int symh_ofi_init(void *base, size_t length, int thread_multiple)
+{
+    int n = symh_boot_info.n_pes;
+    symh_ofi.my_pe = symh_boot_info.my_pe;
+    symh_ofi.n_pes = n;
+    symh_ofi.n_slots = symh_tl_nic_n_slots;
+    symh_ofi.thread_multiple = thread_multiple;
+    symh_ofi.issued = 0;
+    symh_ofi.err_seen = 0;
+    symh_ofi.handles = NULL;
+
+    int status = SYMH_OK;
+    size_t n_slots = (size_t)symh_ofi.n_slots;
+    symh_ofi.addr = malloc((size_t)n * sizeof(*symh_ofi.addr));
+    symh_ofi.mr = calloc(n_slots, sizeof(*symh_ofi.mr));
+    symh_ofi.keys = calloc(n_slots * (size_t)n, sizeof(*symh_ofi.keys));
+    symh_ofi.bases = calloc(n_slots * (size_t)n, sizeof(*symh_ofi.bases));
+    symh_ofi.live = calloc(n_slots, 1);
+    if (symh_ofi.addr == NULL || symh_ofi.mr == NULL || symh_ofi.keys == NULL ||
+        symh_ofi.bases == NULL || symh_ofi.live == NULL) {
+        symh_error("ofi: out of memory for the tables of %d PEs", n);
+        status = SYMH_ERR_NO_MEMORY;
+    } else {
+        for (int pe = 0; pe < n; ++pe)
+            symh_ofi.addr[pe] = FI_ADDR_NOTAVAIL;
+    }
+
+    /* Local steps; a PE that failed still takes part in every exchange below. */
+    char name[FI_NAME_MAX * 4];
+    size_t name_len = sizeof(name);
+    uint64_t key = 0;
+    if (status == SYMH_OK)
+        status = symh_ofi_load();
+    if (status == SYMH_OK)
+        status = symh_ofi_open(base, length, thread_multiple, name, &name_len, &key);
+    if (status != SYMH_OK)
+        name_len = 0;
+
+    /* Exchange 1: statuses and name lengths. */
+    symh_ofi_hello_t hello = { .status = status, .name_len = (uint32_t)name_len };
+    symh_ofi_hello_t *hellos = malloc((size_t)n * sizeof(*hellos));
+    size_t rec_size = 0;
+    char *recs = NULL;
+    if (hellos == NULL) {
+        /* The others would block on this PE's part: nothing better to do. */
+        symh_error("ofi: out of memory for the init exchange");
+        symh_boot->abort(SYMH_ERR_NO_MEMORY);
+        return SYMH_ERR_NO_MEMORY;
+    }
+    int ret = symh_boot->allgather(&hello, hellos, sizeof(hello));
+    if (ret != SYMH_OK) {
+        free(hellos);
+        symh_ofi_teardown();
+        return ret;
+    }
+    size_t max_len = 0;
+    for (int pe = 0; pe < n; ++pe) {
+        if (hellos[pe].status != SYMH_OK && status == SYMH_OK)
+            status = hellos[pe].status;
+        if (hellos[pe].name_len > max_len)
+            max_len = hellos[pe].name_len;
+    }
+    free(hellos);
+    if (status != SYMH_OK) {
+        /* Everybody saw the failure in the same exchange: stop here together. */
+        symh_ofi_teardown();
+        return status;
+    }
+
+    /* Exchange 2: slot 0 keys and bases, and the endpoint names. */
+    rec_size = sizeof(symh_ofi_slot_rec_t) + ((max_len + 7) & ~(size_t)7);
+    char *mine = calloc(1, rec_size);
+    recs = malloc(rec_size * (size_t)n);
+    if (mine != NULL && recs != NULL) {
+        symh_ofi_slot_rec_t rec = { .status = SYMH_OK,
+                                    .key = key,
+                                    .base = (uint64_t)(uintptr_t)base };
+        memcpy(mine, &rec, sizeof(rec));
+        memcpy(mine + sizeof(rec), name, name_len);
+        ret = symh_boot->allgather(mine, recs, rec_size);
+        if (ret != SYMH_OK) {
+            free(mine);
+            free(recs);
+            symh_ofi_teardown();
+            return ret;
+        }
+    } else {
+        /* Nothing to gather into: the others block on us otherwise, so this is fatal here. */
+        symh_error("ofi: out of memory for the address exchange (%zu bytes)", rec_size * n);
+        free(mine);
+        free(recs);
+        symh_boot->abort(SYMH_ERR_NO_MEMORY);
+        return SYMH_ERR_NO_MEMORY;
+    }
+    free(mine);
+    for (int pe = 0; pe < n && status == SYMH_OK; ++pe) {
+        symh_ofi_slot_rec_t rec;
+        memcpy(&rec, recs + rec_size * (size_t)pe, sizeof(rec));
+        symh_ofi.keys[pe] = rec.key; /* slot 0 row */
+        symh_ofi.bases[pe] = rec.base;
+        if (!symh_tl_nic_routed(pe))
+            continue;
+        ret = fi_av_insert(symh_ofi.av, recs + rec_size * (size_t)pe + sizeof(rec), 1,
+                           &symh_ofi.addr[pe], 0, NULL);
+        if (ret != 1) {
+            symh_error("ofi: fi_av_insert of PE %d failed: %s", pe,
+                       fi_strerror(ret < 0 ? -ret : FI_EOTHER));
+            status = SYMH_ERR_TRANSPORT;
+        }
+    }
+    free(recs);
+    symh_ofi.live[SYMH_TL_NIC_HEAP_SLOT] = status == SYMH_OK;
+
+    /* Exchange 3: everybody connected? */
+    int32_t st = status;
+    int32_t *sts = malloc((size_t)n * sizeof(*sts));
+    if (sts == NULL) {
+        symh_error("ofi: out of memory for the init exchange");
+        symh_boot->abort(SYMH_ERR_NO_MEMORY);
+        return SYMH_ERR_NO_MEMORY;
+    }
+    ret = symh_boot->allgather(&st, sts, sizeof(st));
+    if (ret == SYMH_OK) {
+        for (int pe = 0; pe < n; ++pe) {
+            if (sts[pe] != SYMH_OK && status == SYMH_OK)
+                status = sts[pe];
+        }
+    } else {
+        status = ret;
+    }
+    free(sts);
+    if (status != SYMH_OK) {
+        symh_ofi_teardown();
+        return status;
+    }
+    symh_ofi.up = 1;
+    return SYMH_OK;
+}
+
+static int symh_ofi_quiet(void);
+
+static void symh_ofi_fini(void)
+{
+    if (symh_ofi.up)
+        (void)symh_ofi_quiet();
+    symh_ofi_teardown();
+}
+
+/* ---- symmetric regions, local registrations ---------------------------------------------------
+ */
+
+static int symh_ofi_map_symm(int slot, void *addr, size_t length, int status)
+{
+    if (status == SYMH_OK && (slot <= SYMH_TL_NIC_HEAP_SLOT || slot >= symh_ofi.n_slots ||
+                              symh_ofi.mr == NULL || symh_ofi.mr[slot] != NULL)) {
+        symh_error("ofi: map_symm: bad or busy key slot %d", slot);
+        status = SYMH_ERR_INVALID_ARG;
+    }
+    if (symh_ofi.mr == NULL) {
+        /* Not initialised: still take part in the exchange. */
+        symh_ofi_slot_rec_t mine = { .status = status }, *all;
+        all = malloc((size_t)symh_boot_info.n_pes * sizeof(*all));
+        if (all != NULL) {
+            (void)symh_boot->allgather(&mine, all, sizeof(mine));
+            free(all);
+        }
+        return status;
+    }
+    return symh_ofi_share_slot(slot, addr, length, status);
+}
+
+static void symh_ofi_unmap_symm(int slot)
+{
+    if (symh_ofi.mr == NULL || slot <= SYMH_TL_NIC_HEAP_SLOT || slot >= symh_ofi.n_slots)
+        return;
+    symh_ofi.live[slot] = 0;
+    symh_ofi_mr_close(&symh_ofi.mr[slot]);
+    memset(&symh_ofi.keys[(size_t)slot * (size_t)symh_ofi.n_pes], 0,
+           (size_t)symh_ofi.n_pes * sizeof(uint64_t));
+    memset(&symh_ofi.bases[(size_t)slot * (size_t)symh_ofi.n_pes], 0,
+           (size_t)symh_ofi.n_pes * sizeof(uint64_t));
+}
+
+static int symh_ofi_map_local(void *addr, size_t length, void **handle)
+{
+    *handle = NULL;
+    if (!symh_ofi.up)
+        return SYMH_ERR_TRANSPORT;
+    symh_ofi_handle_t *h = calloc(1, sizeof(*h));
+    if (h == NULL)
+        return SYMH_ERR_NO_MEMORY;
+    int status = symh_ofi_mr_reg(addr, length, FI_READ | FI_WRITE, &h->mr);
+    if (status != SYMH_OK) {
+        free(h);
+        return status;
+    }
+    h->desc = fi_mr_desc(h->mr);
+    pthread_mutex_lock(&symh_ofi.handle_lock);
+    h->next = symh_ofi.handles;
+    if (h->next != NULL)
+        h->next->prev = h;
+    symh_ofi.handles = h;
+    pthread_mutex_unlock(&symh_ofi.handle_lock);
+    *handle = h;
+    return SYMH_OK;
+}
+
+static void symh_ofi_unmap_local(void *handle)
+{
+    symh_ofi_handle_t *h = handle;
+    if (h == NULL)
+        return;
+    pthread_mutex_lock(&symh_ofi.handle_lock);
+    if (h->prev != NULL)
+        h->prev->next = h->next;
+    else if (symh_ofi.handles == h)
+        symh_ofi.handles = h->next;
+    if (h->next != NULL)
+        h->next->prev = h->prev;
+    pthread_mutex_unlock(&symh_ofi.handle_lock);
+    symh_ofi_mr_close(&h->mr);
+    free(h);
+}
+
+/* ---- data path --------------------------------------------------------------------------------
+ */
+
+/* The remote side of an operation on this PE's symmetric [addr, addr + bytes) at `pe`. */
+static int symh_ofi_remote(const char *func, const void *addr, size_t bytes, int pe,
+                           uint64_t *raddr, uint64_t *key)
+{
+    if (!symh_ofi.up) {
+        symh_error("ofi: %s: transport not initialised", func);
+        return SYMH_ERR_TRANSPORT;
+    }
+    if (pe < 0 || pe >= symh_ofi.n_pes || symh_ofi.addr[pe] == FI_ADDR_NOTAVAIL) {
+        symh_error("ofi: %s: PE %d is not reachable through this transport", func, pe);
+        return SYMH_ERR_INVALID_ARG;
+    }
+    uint64_t remote = 0;
+    int slot = symh_tl_nic_target(addr, bytes, pe, &remote);
+    if (slot < 0 || slot >= symh_ofi.n_slots || !symh_ofi.live[slot]) {
+        symh_error("ofi: %s: %p (%zu bytes) is not in a mapped symmetric object (slot %d)", func,
+                   addr, bytes, slot);
+        return SYMH_ERR_INVALID_ARG;
+    }
+    size_t idx = (size_t)slot * (size_t)symh_ofi.n_pes + (size_t)pe;
+    *key = symh_ofi.keys[idx];
+    *raddr = symh_ofi.virt_addr ? remote : remote - symh_ofi.bases[idx];
+    return SYMH_OK;
+}
+
+/* The descriptor of a local buffer (NULL unless the provider wants FI_MR_LOCAL). */
+static int symh_ofi_desc(const void *addr, size_t bytes, void **desc)
+{
+    *desc = NULL;
+    if (!symh_ofi.mr_local)
+        return SYMH_OK;
+    int slot = -1;
+    void *handle = NULL;
+    int status = symh_tl_nic_local("ofi", addr, bytes, &slot, &handle);
+    if (status != SYMH_OK)
+        return status;
+    if (slot >= 0) {
+        if (slot >= symh_ofi.n_slots || symh_ofi.mr[slot] == NULL)
+            return SYMH_ERR_NOT_REGISTERED;
+        *desc = fi_mr_desc(symh_ofi.mr[slot]);
+    } else if (handle != NULL) {
+        *desc = ((symh_ofi_handle_t *)handle)->desc;
+    } else {
+        return SYMH_ERR_NOT_REGISTERED;
+    }
+    return SYMH_OK;
+}
+
+/* Posts a put (writes delivered at the target before they count as complete, so quiet is remote
+ * completion) or a get, in chunks of at most max_msg bytes; `wait`: returns when done. */
+static int symh_ofi_xfer(int is_put, void *dest, const void *source, size_t bytes, int pe, int wait)
+{
+    const char *func = is_put ? "put" : "get";
+    uint64_t raddr, key;
+    void *desc;
+    if (bytes == 0)
+        return SYMH_OK;
+    int status = symh_ofi_remote(func, is_put ? dest : source, bytes, pe, &raddr, &key);
+    if (status == SYMH_OK)
+        status = symh_ofi_desc(is_put ? source : dest, bytes, &desc);
+    if (status != SYMH_OK)
+        return status;
+    /* Providers that want an fi_context per operation keep it until it completes: wait then. */
+    struct fi_context2 ctx;
+    void *context = symh_ofi.need_ctx ? &ctx : NULL;
+    if (symh_ofi.need_ctx)
+        wait = 1;
+    char *local = is_put ? (char *)(uintptr_t)source : (char *)dest;
+    for (size_t done = 0; done < bytes;) {
+        size_t chunk = bytes - done < symh_ofi.max_msg ? bytes - done : symh_ofi.max_msg;
+        struct iovec iov = { .iov_base = local + done, .iov_len = chunk };
+        struct fi_rma_iov rma = { .addr = raddr + done, .len = chunk, .key = key };
+        struct fi_msg_rma msg = { .msg_iov = &iov,
+                                  .desc = &desc,
+                                  .iov_count = 1,
+                                  .addr = symh_ofi.addr[pe],
+                                  .rma_iov = &rma,
+                                  .rma_iov_count = 1,
+                                  .context = context };
+        if (is_put)
+            SYMH_OFI_POST("fi_writemsg", fi_writemsg(symh_ofi.ep, &msg, symh_ofi.put_flags));
+        else
+            SYMH_OFI_POST("fi_readmsg", fi_readmsg(symh_ofi.ep, &msg, 0));
+        done += chunk;
+    }
+    return wait ? symh_ofi_wait_all(func) : SYMH_OK;
+}
+
+static int symh_ofi_put(void *dest, const void *source, size_t bytes, int pe)
+{
+    return symh_ofi_xfer(1, dest, source, bytes, pe, 1);
+}
+
+static int symh_ofi_get(void *dest, const void *source, size_t bytes, int pe)
+{
+    return symh_ofi_xfer(0, dest, (void *)(uintptr_t)source, bytes, pe, 1);
+}
+
+static int symh_ofi_put_nbi(void *dest, const void *source, size_t bytes, int pe)
+{
+    return symh_ofi_xfer(1, dest, source, bytes, pe, 0);
+}
+
+static int symh_ofi_get_nbi(void *dest, const void *source, size_t bytes, int pe)
+{
+    return symh_ofi_xfer(0, dest, (void *)(uintptr_t)source, bytes, pe, 0);
+}
+
+/* A non-fetching atomic, delivered at the target before it counts as complete. */
+static ssize_t symh_ofi_atomic_deliver(enum fi_datatype dt, enum fi_op fop, fi_addr_t peer,
+                                       uint64_t raddr, uint64_t key, void *context)
+{
+    void *desc = symh_ofi.scratch_desc;
+    struct fi_ioc ioc = { .addr = &symh_ofi.scratch[0], .count = 1 };
+    struct fi_rma_ioc rma = { .addr = raddr, .count = 1, .key = key };
+    struct fi_msg_atomic msg = { .msg_iov = &ioc,
+                                 .desc = &desc,
+                                 .iov_count = 1,
+                                 .addr = peer,
+                                 .rma_iov = &rma,
+                                 .rma_iov_count = 1,
+                                 .datatype = dt,
+                                 .op = fop,
+                                 .context = context };
+    return fi_atomicmsg(symh_ofi.ep, &msg, symh_ofi.put_flags);
+}
+
+/* Posts one atomic from the scratch area (operand at [0], compare at [1], result at [2]). */
+static int symh_ofi_amo_post(symh_tl_amo_op_t op, enum fi_datatype dt, int fetching, int pe,
+                             uint64_t raddr, uint64_t key)
+{
+    struct fi_context2 ctx;
+    void *desc = symh_ofi.scratch_desc;
+    fi_addr_t peer = symh_ofi.addr[pe];
+    switch (op) {
+    case SYMH_TL_AMO_FETCH:
+        SYMH_OFI_POST("fi_fetch_atomic", fi_fetch_atomic(symh_ofi.ep, &symh_ofi.scratch[0], 1, desc,
+                                                         &symh_ofi.scratch[2], desc, peer, raddr,
+                                                         key, dt, FI_ATOMIC_READ, &ctx));
+        break;
+    case SYMH_TL_AMO_SET:
+        if (fetching)
+            SYMH_OFI_POST("fi_fetch_atomic",
+                          fi_fetch_atomic(symh_ofi.ep, &symh_ofi.scratch[0], 1, desc,
+                                          &symh_ofi.scratch[2], desc, peer, raddr, key, dt,
+                                          FI_ATOMIC_WRITE, &ctx));
+        else
+            SYMH_OFI_POST("fi_atomicmsg",
+                          symh_ofi_atomic_deliver(dt, FI_ATOMIC_WRITE, peer, raddr, key, &ctx));
+        break;
+    case SYMH_TL_AMO_SWAP:
+        SYMH_OFI_POST("fi_fetch_atomic", fi_fetch_atomic(symh_ofi.ep, &symh_ofi.scratch[0], 1, desc,
+                                                         &symh_ofi.scratch[2], desc, peer, raddr,
+                                                         key, dt, FI_ATOMIC_WRITE, &ctx));
+        break;
+    case SYMH_TL_AMO_CSWAP:
+        SYMH_OFI_POST("fi_compare_atomic",
+                      fi_compare_atomic(symh_ofi.ep, &symh_ofi.scratch[0], 1, desc,
+                                        &symh_ofi.scratch[1], desc, &symh_ofi.scratch[2], desc,
+                                        peer, raddr, key, dt, FI_CSWAP, &ctx));
+        break;
+    default: {
+        enum fi_op fop = op == SYMH_TL_AMO_ADD   ? FI_SUM
+                         : op == SYMH_TL_AMO_AND ? FI_BAND
+                         : op == SYMH_TL_AMO_OR  ? FI_BOR
+                                                 : FI_BXOR;
+        if (fetching)
+            SYMH_OFI_POST("fi_fetch_atomic", fi_fetch_atomic(symh_ofi.ep, &symh_ofi.scratch[0], 1,
+                                                             desc, &symh_ofi.scratch[2], desc, peer,
+                                                             raddr, key, dt, fop, &ctx));
+        else
+            SYMH_OFI_POST("fi_atomicmsg", symh_ofi_atomic_deliver(dt, fop, peer, raddr, key, &ctx));
+        break;
+    }
+    }
+    return symh_ofi_wait_all("amo");
+}
+
+static int symh_ofi_amo(symh_tl_amo_op_t op, void *dest, size_t size, const void *value,
+                        const void *cond, void *fetched, int pe)
+{
+    if ((size != 4 && size != 8) || (int)op < 0 || (int)op >= SYMH_OFI_N_AMO) {
+        symh_error("ofi: amo: unsupported operation %d on %zu bytes", (int)op, size);
+        return SYMH_ERR_INVALID_ARG;
+    }
+    int fetching = op == SYMH_TL_AMO_FETCH || op == SYMH_TL_AMO_SWAP || op == SYMH_TL_AMO_CSWAP ||
+                   (op != SYMH_TL_AMO_SET && fetched != NULL);
+    /* Not fetching: the plain form with FI_DELIVERY_COMPLETE (complete once applied), except
+     * where the provider mishandles that flag on atomics (shm 1.17: wrong results): there the
+     * fetching form, which completes once applied too (it crashes ofi_rxd 1.17 instead). */
+    if (!fetching && symh_ofi.amo_via_fetch && symh_ofi.amo_ok[size == 8][op][1])
+        fetching = 1;
+    if (!symh_ofi.amo_ok[size == 8][op][fetching]) {
+        symh_error("ofi: amo: provider %s does not carry %s%s on %zu-byte words",
+                   symh_ofi.info != NULL ? symh_ofi.info->fabric_attr->prov_name : "(none)",
+                   fetching && op >= SYMH_TL_AMO_ADD ? "fetch_" : "", symh_ofi_amo_name[op], size);
+        return SYMH_ERR_UNSUPPORTED;
+    }
+    uint64_t raddr, key;
+    int status = symh_ofi_remote("amo", dest, size, pe, &raddr, &key);
+    if (status != SYMH_OK)
+        return status;
+    enum fi_datatype dt = size == 8 ? FI_UINT64 : FI_UINT32;
+    if (symh_ofi.thread_multiple)
+        pthread_mutex_lock(&symh_ofi.amo_lock);
+    memset(symh_ofi.scratch, 0, sizeof(symh_ofi.scratch));
+    if (value != NULL)
+        memcpy(&symh_ofi.scratch[0], value, size);
+    if (cond != NULL)
+        memcpy(&symh_ofi.scratch[1], cond, size);
+    status = symh_ofi_amo_post(op, dt, fetching, pe, raddr, key);
+    if (status == SYMH_OK && fetched != NULL && fetching)
+        memcpy(fetched, &symh_ofi.scratch[2], size);
+    if (symh_ofi.thread_multiple)
+        pthread_mutex_unlock(&symh_ofi.amo_lock);
+    return status;
+}
+
+static int symh_ofi_quiet(void)
+{
+    if (!symh_ofi.up)
+        return SYMH_OK;
+    return symh_ofi_wait_all("quiet");
+}
+
+/* Every operation completes before its call returns, so ordering needs no more than quiet. */
+static int symh_ofi_fence(void)
+{
+    return symh_ofi_quiet();
+}
+
+static int symh_ofi_progress(void)
+{
+    if (symh_ofi.up)
+        symh_ofi_poll_cq();
+    return SYMH_OK;
+}
+
+const symh_tl_nic_t symh_tl_ofi = {
+    .ops = { .name = "ofi",
+             .put = symh_ofi_put,
+             .get = symh_ofi_get,
+             .put_nbi = symh_ofi_put_nbi,
+             .get_nbi = symh_ofi_get_nbi,
+             .amo = symh_ofi_amo,
+             .fence = symh_ofi_fence,
+             .quiet = symh_ofi_quiet,
+             .progress = symh_ofi_progress },
+    .init = symh_ofi_init,
+    .fini = symh_ofi_fini,
+    .map_symm = symh_ofi_map_symm,
+    .unmap_symm = symh_ofi_unmap_symm,
+    .map_local = symh_ofi_map_local,
+    .unmap_local = symh_ofi_unmap_local,
+};

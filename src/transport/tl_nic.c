@@ -1,0 +1,264 @@
+/* transport: the generic part of the NIC domain (tl_nic.h): which transport is active, the
+ * window bases and key slots both transports share, the registered-local-memory check, and the
+ * hooks that keep the bootstrap's waits and the registry's buffers working with the NIC. */
+#include "transport/tl_nic.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <symheap/init.h>
+#include <symheap/status.h>
+
+#include "bootstrap/boot.h"
+#include "core/core_config.h"
+#include "core/core_log.h"
+#include "registration/reg_registry.h"
+#include "transport/tl_ipc.h"
+#include "transport/tl_rma.h"
+#include "transport/tl_route.h"
+#include "transport/tl_symm.h"
+
+const symh_tl_nic_t *symh_tl_nic;
+uintptr_t *symh_tl_nic_base;
+int symh_tl_nic_n_slots;
+
+/* The live symmetric regions' window offsets and lengths, by slot (slot 0 unused here: the heap
+ * is found by the window's layout). */
+static struct {
+    size_t *offset;
+    size_t *length;
+    int top; /* slots 1 .. top - 1 may be live */
+} symh_tl_nic_slots;
+
+static const symh_tl_nic_t *symh_tl_nic_of(symh_tl_id_t id)
+{
+    switch (id) {
+#ifdef SYMH_HAVE_UCX
+    case SYMH_TL_UCX:
+        return &symh_tl_ucx;
+#endif
+#ifdef SYMH_HAVE_OFI
+    case SYMH_TL_OFI:
+        return &symh_tl_ofi;
+#endif
+    default:
+        return NULL;
+    }
+}
+
+int symh_tl_nic_routed(int pe)
+{
+    symh_tl_id_t route = symh_tl_route_of(pe);
+
+    /* Every PE once the NIC is active: it carries every atomic of the job, to IPC peers and to
+     * this PE too. */
+    return route == SYMH_TL_UCX || route == SYMH_TL_OFI || symh_tl_nic != NULL;
+}
+
+static void symh_tl_nic_boot_progress(void)
+{
+    const symh_tl_nic_t *nic = symh_tl_nic;
+
+    if (nic != NULL)
+        (void)nic->ops.progress();
+}
+
+static int symh_tl_nic_map_local(void *addr, size_t length, void **handle)
+{
+    return symh_tl_nic->map_local(addr, length, handle);
+}
+
+static void symh_tl_nic_unmap_local(void *handle)
+{
+    symh_tl_nic->unmap_local(handle);
+}
+
+static const symh_reg_nic_hooks_t symh_tl_nic_hooks = {
+    .map = symh_tl_nic_map_local,
+    .unmap = symh_tl_nic_unmap_local,
+};
+
+int symh_tl_nic_init(void)
+{
+    symh_tl_id_t id = symh_tl_route_nic();
+    const symh_tl_nic_t *nic = symh_tl_nic_of(id);
+    int n = symh_boot_info.n_pes, status;
+    uintptr_t mine = (uintptr_t)symh_tl_window.base;
+
+    symh_tl_nic_fini();
+    /* The decision is the same on every PE (it follows from the configuration and the node
+     * grouping every PE shares), so either all take part in the collective start or none. */
+    if (!symh_tl_route_nic_needed() || nic == NULL)
+        return SYMH_OK;
+    symh_tl_nic_n_slots = 1 + (int)symh_config_size(SYMH_CFG_MAX_SYMM_REGIONS);
+    symh_tl_nic_base = calloc((size_t)n, sizeof(*symh_tl_nic_base));
+    symh_tl_nic_slots.offset = calloc((size_t)symh_tl_nic_n_slots, sizeof(size_t));
+    symh_tl_nic_slots.length = calloc((size_t)symh_tl_nic_n_slots, sizeof(size_t));
+    status = symh_tl_nic_base == NULL || symh_tl_nic_slots.offset == NULL ||
+                     symh_tl_nic_slots.length == NULL
+                 ? SYMH_ERR_NO_MEMORY
+                 : SYMH_OK;
+    if (status != SYMH_OK) {
+        symh_error("symh_init: cannot allocate the %s transport's tables", symh_tl_name(id));
+        symh_tl_nic_fini();
+        return status;
+    }
+    status = symh_boot->allgather(&mine, symh_tl_nic_base, sizeof(mine));
+    if (status != SYMH_OK) {
+        symh_tl_nic_fini();
+        return status;
+    }
+    symh_tl_nic_slots.top = 1;
+    symh_tl_nic = nic; /* routed() counts this PE from here on */
+    status = nic->init(symh_tl_window.base, symh_tl_window.heap_offset + symh_tl_window.heap_size,
+                       symh_boot_info.thread_level == SYMH_THREAD_MULTIPLE);
+    if (status != SYMH_OK) {
+        symh_tl_nic = NULL;
+        symh_tl_nic_fini();
+        return status;
+    }
+    symh_boot_set_progress(symh_tl_nic_boot_progress);
+    symh_reg_set_nic_hooks(&symh_tl_nic_hooks);
+    symh_tl_rma.amo_ops = &nic->ops;
+    symh_debug("symh_init: the %s transport is up", nic->ops.name);
+    return SYMH_OK;
+}
+
+void symh_tl_nic_fini(void)
+{
+    const symh_tl_nic_t *nic = symh_tl_nic;
+
+    if (nic != NULL) {
+        symh_reg_set_nic_hooks(NULL);
+        symh_boot_set_progress(NULL);
+        symh_tl_rma.amo_ops = NULL;
+        if (nic->ops.quiet() != SYMH_OK)
+            symh_warn("symh_finalize: the %s transport's last quiet failed", nic->ops.name);
+        nic->fini();
+        symh_tl_nic = NULL;
+    }
+    free(symh_tl_nic_base);
+    free(symh_tl_nic_slots.offset);
+    free(symh_tl_nic_slots.length);
+    symh_tl_nic_base = NULL;
+    memset(&symh_tl_nic_slots, 0, sizeof(symh_tl_nic_slots));
+    symh_tl_nic_n_slots = 0;
+}
+
+/* The slot of the live region holding window offset `off` with `bytes` left in it, or -1. */
+static int symh_tl_nic_slot_of(size_t off, size_t bytes)
+{
+    int s;
+
+    for (s = 1; s < symh_tl_nic_slots.top; ++s) {
+        size_t lo = symh_tl_nic_slots.offset[s], len = symh_tl_nic_slots.length[s];
+
+        if (len != 0 && off >= lo && off - lo < len && bytes <= len - (off - lo))
+            return s;
+    }
+    return -1;
+}
+
+int symh_tl_nic_target(const void *addr, size_t bytes, int pe, uint64_t *remote)
+{
+    uintptr_t a = (uintptr_t)addr, base = (uintptr_t)symh_tl_window.base;
+    size_t off = a - base, heap_end = symh_tl_window.heap_offset + symh_tl_window.heap_size;
+    int slot;
+
+    if (a < base)
+        return -1;
+    if (off < heap_end && bytes <= heap_end - off)
+        slot = SYMH_TL_NIC_HEAP_SLOT;
+    else if ((slot = symh_tl_nic_slot_of(off, bytes)) < 0)
+        return -1;
+    *remote = (uint64_t)(symh_tl_nic_base[pe] + off);
+    return slot;
+}
+
+int symh_tl_nic_lookup(const void *addr, size_t bytes, int *slot, void **handle)
+{
+    uintptr_t a = (uintptr_t)addr;
+    symh_reg_entry_t entry;
+    uint64_t remote;
+
+    *handle = NULL;
+    *slot = symh_tl_nic_target(addr, bytes, symh_boot_info.my_pe, &remote);
+    if (*slot >= 0)
+        return SYMH_OK;
+    if (symh_reg_registry != NULL && symh_reg_map_lookup(symh_reg_registry, a, &entry) == SYMH_OK &&
+        entry.tl_handles[0] != NULL && bytes <= entry.length - (a - entry.base)) {
+        *handle = entry.tl_handles[0];
+        return SYMH_OK;
+    }
+    return SYMH_ERR_NOT_REGISTERED;
+}
+
+int symh_tl_nic_local(const char *func, const void *addr, size_t bytes, int *slot, void **handle)
+{
+    if (symh_tl_nic_lookup(addr, bytes, slot, handle) == SYMH_OK)
+        return SYMH_OK;
+    symh_error("%s: the local buffer [%p, +%zu) is not registered for the %s transport (use the "
+               "symmetric heap, a symmetric region, symh_buffer_register or symh_dev_alloc); "
+               "nothing sent",
+               func, addr, bytes, symh_tl_nic != NULL ? symh_tl_nic->ops.name : "NIC");
+    return SYMH_ERR_NOT_REGISTERED;
+}
+
+int symh_tl_nic_symm_add(size_t window_offset, void *addr, size_t length, int status)
+{
+    int s;
+
+    if (symh_tl_nic == NULL)
+        return status;
+    /* Slots are taken in the same order on every PE (registration is collective), so the
+     * lowest free one is the same everywhere; a PE that failed before still takes it. */
+    for (s = 1; s < symh_tl_nic_n_slots && symh_tl_nic_slots.length[s] != 0; ++s)
+        ;
+    if (s == symh_tl_nic_n_slots) {
+        /* The same on every PE (slots follow collective calls), so nobody exchanges; the limit
+         * of regions (SYMH_MAX_SYMM_REGIONS) refuses such a call before it gets here. */
+        symh_error("symh_buffer_register_symmetric: no free key slot of the %s transport",
+                   symh_tl_nic->ops.name);
+        return status == SYMH_OK ? SYMH_ERR_LIMIT : status;
+    }
+    symh_tl_nic_slots.offset[s] = window_offset;
+    symh_tl_nic_slots.length[s] = length;
+    if (s >= symh_tl_nic_slots.top)
+        symh_tl_nic_slots.top = s + 1;
+    return symh_tl_nic->map_symm(s, addr, length, status);
+}
+
+void symh_tl_nic_symm_remove(size_t window_offset)
+{
+    int s;
+
+    if (symh_tl_nic == NULL)
+        return;
+    for (s = 1; s < symh_tl_nic_slots.top; ++s) {
+        if (symh_tl_nic_slots.length[s] != 0 && symh_tl_nic_slots.offset[s] == window_offset) {
+            symh_tl_nic->unmap_symm(s);
+            symh_tl_nic_slots.length[s] = 0;
+            symh_tl_nic_slots.offset[s] = 0;
+        }
+    }
+}
+
+void symh_tl_nic_progress(void)
+{
+    symh_tl_nic_boot_progress();
+}
+
+int symh_tl_nic_quiet(void)
+{
+    const symh_tl_nic_t *nic = symh_tl_nic;
+
+    return nic == NULL ? SYMH_OK : nic->ops.quiet();
+}
+
+int symh_tl_nic_fence(void)
+{
+    const symh_tl_nic_t *nic = symh_tl_nic;
+
+    return nic == NULL ? SYMH_OK : nic->ops.fence();
+}

@@ -1,0 +1,104 @@
+/* transport: the NIC domain (DESIGN.md "Transports and routing"). At most one NIC transport is
+ * active in a job (UCX or libfabric, chosen by SYMH_TRANSPORT and the build); it carries RMA to
+ * every peer whose route is not load/store, and every atomic of the job when it is active (one
+ * path per target word: see docs/transports.md).
+ *
+ * The generic part (tl_nic.c) owns what both transports share: the window base of every PE (for
+ * remote addresses), the key slots (slot 0 = this PE's internal area and heap, slot 1 + i = the
+ * i-th live symmetric region), the check that the local side of an operation is registered, and
+ * the hooks that keep registered buffers and device allocations mapped for the NIC. A transport
+ * (ucx/tl_ucx.c, ofi/tl_ofi.c) implements symh_tl_nic_t. */
+#ifndef SYMH_TL_NIC_H
+#define SYMH_TL_NIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "transport/tl.h"
+
+/* Key slots: 0 = internal area + heap, 1 .. symh_tl_nic_n_slots - 1 = symmetric regions. */
+#define SYMH_TL_NIC_HEAP_SLOT 0
+
+typedef struct {
+    /* put/get/amo as symh_tl_ops_t (symmetric address of this PE, already bounds-checked by
+     * the caller); put/get and the _nbi forms are only called with a local buffer the caller
+     * found registered (symh_tl_nic_local). put/get return when the local buffer may be reused
+     * (put) or holds the data (get); put_nbi/get_nbi may return at once (quiet completes them).
+     * fence orders earlier puts/AMOs before later ones to each PE; quiet completes everything
+     * outstanding (remote completion). progress drives the transport once, without blocking. */
+    symh_tl_ops_t ops;
+
+    /* Collective over every PE of the job. Creates the transport's state, connects to every PE
+     * `pe` with symh_tl_nic_routed(pe) (every PE: the NIC carries all atomics), maps
+     * [base, base + length) (internal area and heap) and exchanges its key as slot 0 (remote
+     * address of PE p = symh_tl_nic_base[p] + (addr - symh_tl_nic_base[my_pe])).
+     * `thread_multiple`: calls may come from several threads at once. On failure logs one line
+     * naming the call and the transport's own error text, cleans up and returns the status
+     * (SYMH_ERR_TRANSPORT for the library's failures). */
+    int (*init)(void *base, size_t length, int thread_multiple);
+    /* Local (after a closing barrier and a quiet everywhere): frees everything, the key slots,
+     * handles made by map_local that are still live included. */
+    void (*fini)(void);
+
+    /* Collective: maps this PE's [addr, addr + length) (a symmetric region's alias, at the same
+     * window offset on every PE) and exchanges its key as `slot`. `status` not SYMH_OK: this PE
+     * already failed and only takes part in the exchange; returns it. Failure anywhere: the
+     * caller calls unmap_symm(slot) everywhere (harmless for what was never mapped). */
+    int (*map_symm)(int slot, void *addr, size_t length, int status);
+    void (*unmap_symm)(int slot);
+
+    /* Local: maps [addr, addr + length) as the local side of operations (symh_buffer_register,
+     * device allocations); *handle is what symh_tl_nic_local gives back for it. */
+    int (*map_local)(void *addr, size_t length, void **handle);
+    void (*unmap_local)(void *handle);
+} symh_tl_nic_t;
+
+#ifdef SYMH_HAVE_UCX
+extern const symh_tl_nic_t symh_tl_ucx;
+#endif
+#ifdef SYMH_HAVE_OFI
+extern const symh_tl_nic_t symh_tl_ofi;
+#endif
+
+/* The active NIC transport, NULL when none (IPC-only jobs, one-node jobs in auto mode). */
+extern const symh_tl_nic_t *symh_tl_nic;
+/* n_pes entries: each PE's window base (valid while symh_tl_nic is set). */
+extern uintptr_t *symh_tl_nic_base;
+/* Key slots a transport keeps per PE: 1 + SYMH_MAX_SYMM_REGIONS (set before init is called). */
+extern int symh_tl_nic_n_slots;
+
+/* Whether this PE talks to `pe` through the NIC: its route is the NIC transport, or the NIC is
+ * active (it carries every atomic of the job, to IPC peers and this PE included). */
+int symh_tl_nic_routed(int pe);
+
+/* Collective (all PEs, after symh_tl_rma_init): starts the NIC transport when any PE routes to
+ * another through it, installs the progress hook of the bootstrap and the registration hooks. */
+int symh_tl_nic_init(void);
+/* Quiets and stops it (local; the caller has passed a closing barrier). */
+void symh_tl_nic_fini(void);
+
+/* The remote address of this PE's symmetric `addr` on `pe`, and its key slot: 0 for the internal
+ * area and heap, 1 + i for a symmetric region. -1 when neither holds [addr, addr + bytes). */
+int symh_tl_nic_target(const void *addr, size_t bytes, int pe, uint64_t *remote);
+
+/* The local side of a NIC operation: SYMH_OK with *slot >= 0 (this PE's key slot holding it: the
+ * transport uses its own handle of that slot) or *slot = -1 and *handle = the transport's handle
+ * from map_local (a registered buffer or device allocation). SYMH_ERR_NOT_REGISTERED, logged once
+ * naming `func`, when symheap does not know the memory: nothing is sent. */
+int symh_tl_nic_local(const char *func, const void *addr, size_t bytes, int *slot, void **handle);
+/* The same without the log line (a transport finding the descriptor of a local buffer; the value
+ * of symh_T_p/g and the operands of atomics are symheap's own stack memory, not found here). */
+int symh_tl_nic_lookup(const void *addr, size_t bytes, int *slot, void **handle);
+
+/* Collective parts of symmetric registration (runtime/rt_symm.c): the slot of the region at
+ * window offset `window_offset`, or -1 without a NIC. */
+int symh_tl_nic_symm_add(size_t window_offset, void *addr, size_t length, int status);
+void symh_tl_nic_symm_remove(size_t window_offset);
+
+/* Drives the active NIC transport once (wait loops, the bootstrap's waits); no-op without one. */
+void symh_tl_nic_progress(void);
+/* Completes every outstanding NIC operation (quiet); SYMH_OK without a NIC. */
+int symh_tl_nic_quiet(void);
+int symh_tl_nic_fence(void);
+
+#endif /* SYMH_TL_NIC_H */

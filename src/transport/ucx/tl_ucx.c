@@ -1,0 +1,797 @@
+/* transport: the UCX NIC transport (tl_nic.h). One UCP context and one worker per PE, an endpoint
+ * to every PE routed through the NIC (this PE included: it carries this PE's atomics), the window
+ * [internal | heap] mapped as key slot 0 and each symmetric region as its own slot. Every call
+ * waits on its request by driving the worker; targets that need progress of their own (tcp, the
+ * software-emulated atomics) get it from the wait loops of symheap (ops.progress). */
+#include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <symheap/status.h>
+
+#include <ucp/api/ucp.h>
+
+#include "bootstrap/boot.h"
+#include "core/core_log.h"
+#include "transport/tl_nic.h"
+
+/* Polls of the worker without progress before a wait loop yields the core (jobs oversubscribe
+ * cores; a peer that must progress us needs the CPU). */
+#define SYMH_TL_UCX_SPIN 64
+/* How long fini waits for its endpoints to close (see symh_tl_ucx_close_eps). */
+#define SYMH_TL_UCX_CLOSE_TIMEOUT_NS (1000000000ull)
+
+/* A map_local handle; live ones are kept in a list so fini can unmap them. */
+typedef struct symh_tl_ucx_local {
+    ucp_mem_h memh; /* NULL for an empty buffer */
+    struct symh_tl_ucx_local *prev;
+    struct symh_tl_ucx_local *next;
+} symh_tl_ucx_local_t;
+
+/* What every PE sends first in an exchange of variable-size blobs, and in an agreement. */
+typedef struct {
+    int32_t status;
+    int32_t pad;
+    uint64_t size;
+} symh_tl_ucx_header_t;
+
+static struct {
+    ucp_context_h context;
+    ucp_worker_h worker;
+    ucp_ep_h *eps;     /* n_pes entries, NULL where not routed */
+    ucp_rkey_h *rkeys; /* n_slots * n_pes entries: [slot * n_pes + pe] */
+    ucp_mem_h *memhs;  /* n_slots entries: this PE's mapping of each slot */
+    int n_pes;
+    int n_slots;
+    int my_pe;
+    symh_tl_ucx_header_t *headers; /* n_pes entries: scratch of the collective steps */
+    symh_tl_ucx_local_t *locals;
+    long nbi_pending; /* put_nbi/get_nbi requests whose callback has not come yet */
+    int nbi_status;   /* SYMH_ERR_TRANSPORT when a put_nbi/get_nbi failed since the last quiet */
+    pthread_mutex_t locals_lock;
+} symh_tl_ucx_state = { .locals_lock = PTHREAD_MUTEX_INITIALIZER };
+
+#define S symh_tl_ucx_state
+
+static uint64_t symh_tl_ucx_now_ns(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
+
+static int symh_tl_ucx_fail(const char *call, ucs_status_t status)
+{
+    symh_error("UCX: %s failed: %s", call, ucs_status_string(status));
+    return SYMH_ERR_TRANSPORT;
+}
+
+/* Drives the worker until `request` (what an _nbx call returned) completes, then frees it. An
+ * operation that completed at once still drives the worker once: a PE that polls a word with
+ * atomics or gets on itself must keep serving the peers whose operations need its progress
+ * (software-emulated RMA and atomics), or a lock built on them never gets released. */
+static int symh_tl_ucx_wait(ucs_status_ptr_t request, const char *call)
+{
+    if (request == NULL) {
+        ucp_worker_progress(S.worker);
+        return SYMH_OK;
+    }
+    if (UCS_PTR_IS_ERR(request))
+        return symh_tl_ucx_fail(call, UCS_PTR_STATUS(request));
+    ucs_status_t status;
+    unsigned idle = 0;
+    while ((status = ucp_request_check_status(request)) == UCS_INPROGRESS) {
+        if (ucp_worker_progress(S.worker) != 0) {
+            idle = 0;
+        } else if (++idle >= SYMH_TL_UCX_SPIN) {
+            idle = 0;
+            sched_yield();
+        }
+    }
+    ucp_request_free(request);
+    if (status != UCS_OK)
+        return symh_tl_ucx_fail(call, status);
+    return SYMH_OK;
+}
+
+/* A collective this PE cannot take part in (no memory for its buffers) would hang the others:
+ * end the job instead. */
+static void symh_tl_ucx_cannot_take_part(const char *what)
+{
+    symh_error("UCX setup: out of memory for %s; ending the job (the other PEs would wait)", what);
+    symh_boot->abort(SYMH_ERR_NO_MEMORY);
+}
+
+/* Collective: every PE's header into S.headers (allocated once, at init). */
+static int symh_tl_ucx_headers(int status, size_t size)
+{
+    symh_tl_ucx_header_t header = { .status = status, .pad = 0, .size = size };
+    int rc = symh_boot->allgather(&header, S.headers, sizeof(header));
+    if (rc != SYMH_OK) {
+        symh_error("UCX setup: allgather of the status failed");
+        return rc;
+    }
+    for (int pe = 0; pe < S.n_pes; pe++) {
+        if (S.headers[pe].status != SYMH_OK) {
+            if (pe != S.my_pe)
+                symh_debug("UCX setup: PE %d failed (%d)", pe, (int)S.headers[pe].status);
+            return S.headers[pe].status;
+        }
+    }
+    return SYMH_OK;
+}
+
+/* Collective: every PE's `size` bytes at `mine` into *all (n_pes blocks of *stride bytes, the
+ * caller frees it). `status` not SYMH_OK: this PE only takes part. Returns the first failure of
+ * any PE (every PE returns the same), SYMH_OK when all gave their blob. */
+static int symh_tl_ucx_exchange(const void *mine, size_t size, int status, char **all,
+                                size_t *stride)
+{
+    *all = NULL;
+    *stride = 0;
+    int rc = symh_tl_ucx_headers(status, status == SYMH_OK ? size : 0);
+    if (rc != SYMH_OK)
+        return rc;
+    size_t max = 1;
+    for (int pe = 0; pe < S.n_pes; pe++) {
+        if (S.headers[pe].size > max)
+            max = (size_t)S.headers[pe].size;
+    }
+    char *in = calloc(1, max);
+    char *out = malloc(max * (size_t)S.n_pes);
+    if (in == NULL || out == NULL)
+        symh_tl_ucx_cannot_take_part("the key exchange");
+    if (size > 0)
+        memcpy(in, mine, size);
+    rc = symh_boot->allgather(in, out, max);
+    free(in);
+    if (rc != SYMH_OK) {
+        symh_error("UCX setup: allgather of the keys failed");
+        free(out);
+        return rc;
+    }
+    *all = out;
+    *stride = max;
+    return SYMH_OK;
+}
+
+/* Collective: the first failure of any PE (SYMH_OK when none), the same on every PE. */
+static int symh_tl_ucx_agree(int status)
+{
+    return symh_tl_ucx_headers(status, 0);
+}
+
+/* ucp_mem_map of [addr, addr + length) and its packed key. */
+static int symh_tl_ucx_map(void *addr, size_t length, ucp_mem_h *memh, void **packed,
+                           size_t *packed_size)
+{
+    ucp_mem_map_params_t params = {
+        .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
+        .address = addr,
+        .length = length,
+    };
+    ucs_status_t status = ucp_mem_map(S.context, &params, memh);
+    if (status != UCS_OK) {
+        *memh = NULL;
+        return symh_tl_ucx_fail("ucp_mem_map", status);
+    }
+    status = ucp_rkey_pack(S.context, *memh, packed, packed_size);
+    if (status != UCS_OK) {
+        ucp_mem_unmap(S.context, *memh);
+        *memh = NULL;
+        return symh_tl_ucx_fail("ucp_rkey_pack", status);
+    }
+    return SYMH_OK;
+}
+
+/* Collective: maps [addr, addr + length) (status OK only), exchanges its key and unpacks every
+ * routed PE's into `slot`. */
+static int symh_tl_ucx_map_slot(int slot, void *addr, size_t length, int status)
+{
+    void *packed = NULL;
+    size_t packed_size = 0;
+    if (status == SYMH_OK)
+        status = symh_tl_ucx_map(addr, length, &S.memhs[slot], &packed, &packed_size);
+    char *all = NULL;
+    size_t stride = 0;
+    int rc = symh_tl_ucx_exchange(packed, packed_size, status, &all, &stride);
+    if (packed != NULL)
+        ucp_rkey_buffer_release(packed);
+    if (rc == SYMH_OK) {
+        for (int pe = 0; pe < S.n_pes && rc == SYMH_OK; pe++) {
+            if (S.eps[pe] == NULL)
+                continue;
+            ucs_status_t st = ucp_ep_rkey_unpack(S.eps[pe], all + (size_t)pe * stride,
+                                                 &S.rkeys[(size_t)slot * S.n_pes + pe]);
+            if (st != UCS_OK) {
+                S.rkeys[(size_t)slot * S.n_pes + pe] = NULL;
+                rc = symh_tl_ucx_fail("ucp_ep_rkey_unpack", st);
+            }
+        }
+    }
+    free(all);
+    return symh_tl_ucx_agree(rc);
+}
+
+static void symh_tl_ucx_unmap_symm(int slot)
+{
+    if (S.rkeys == NULL || slot < 0 || slot >= S.n_slots)
+        return;
+    for (int pe = 0; pe < S.n_pes; pe++) {
+        ucp_rkey_h *rkey = &S.rkeys[(size_t)slot * S.n_pes + pe];
+        if (*rkey != NULL) {
+            ucp_rkey_destroy(*rkey);
+            *rkey = NULL;
+        }
+    }
+    if (S.memhs[slot] != NULL) {
+        ucs_status_t status = ucp_mem_unmap(S.context, S.memhs[slot]);
+        if (status != UCS_OK)
+            symh_tl_ucx_fail("ucp_mem_unmap", status);
+        S.memhs[slot] = NULL;
+    }
+}
+
+/* Closes every endpoint. UCP allows UCP_EP_CLOSE_FLAG_FORCE only with UCP_ERR_HANDLING_MODE_PEER
+ * (UCS_ERR_INVALID_PARAM otherwise), so the endpoints are flushed and closed: fini comes after a
+ * quiet everywhere, so that completes locally; should a flush still wait on a peer that is gone,
+ * the wait gives up after SYMH_TL_UCX_CLOSE_TIMEOUT_NS and ucp_worker_destroy discards what is
+ * left. */
+static void symh_tl_ucx_close_eps(void)
+{
+    ucp_request_param_t param = { .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = 0 };
+    void **requests = calloc((size_t)S.n_pes, sizeof(*requests));
+    int pending = 0;
+    for (int pe = 0; pe < S.n_pes; pe++) {
+        if (S.eps[pe] == NULL)
+            continue;
+        ucs_status_ptr_t request = ucp_ep_close_nbx(S.eps[pe], &param);
+        S.eps[pe] = NULL;
+        if (UCS_PTR_IS_ERR(request)) {
+            /* An endpoint whose peer already left (tcp: "Endpoint timeout", "Connection reset"):
+             * nothing is lost at this point, so it is no error. */
+            symh_debug("UCX: ucp_ep_close_nbx to PE %d: %s", pe,
+                       ucs_status_string(UCS_PTR_STATUS(request)));
+        } else if (request != NULL && requests != NULL) {
+            requests[pe] = request;
+            pending++;
+        } else if (request != NULL) {
+            ucp_request_free(request); /* no memory to track it: ucp_worker_destroy ends it */
+        }
+    }
+    uint64_t deadline = symh_tl_ucx_now_ns() + SYMH_TL_UCX_CLOSE_TIMEOUT_NS;
+    unsigned idle = 0;
+    while (pending > 0) {
+        for (int pe = 0; pe < S.n_pes; pe++) {
+            if (requests[pe] == NULL)
+                continue;
+            ucs_status_t status = ucp_request_check_status(requests[pe]);
+            if (status == UCS_INPROGRESS)
+                continue;
+            if (status != UCS_OK)
+                symh_debug("UCX: closing the endpoint to PE %d: %s", pe, ucs_status_string(status));
+            ucp_request_free(requests[pe]);
+            requests[pe] = NULL;
+            pending--;
+        }
+        if (pending == 0)
+            break;
+        if (symh_tl_ucx_now_ns() > deadline) {
+            symh_debug("UCX: %d endpoints did not close in time; discarding them", pending);
+            for (int pe = 0; pe < S.n_pes; pe++) {
+                if (requests[pe] != NULL)
+                    ucp_request_free(requests[pe]);
+            }
+            break;
+        }
+        if (ucp_worker_progress(S.worker) != 0) {
+            idle = 0;
+        } else if (++idle >= SYMH_TL_UCX_SPIN) {
+            idle = 0;
+            sched_yield();
+        }
+    }
+    free(requests);
+}
+
+static void symh_tl_ucx_fini(void)
+{
+    if (S.rkeys != NULL) {
+        for (int slot = 0; slot < S.n_slots; slot++)
+            symh_tl_ucx_unmap_symm(slot);
+    }
+    pthread_mutex_lock(&S.locals_lock);
+    while (S.locals != NULL) {
+        symh_tl_ucx_local_t *local = S.locals;
+        S.locals = local->next;
+        if (local->memh != NULL)
+            ucp_mem_unmap(S.context, local->memh);
+        free(local);
+    }
+    pthread_mutex_unlock(&S.locals_lock);
+    if (S.eps != NULL)
+        symh_tl_ucx_close_eps();
+    free(S.eps);
+    free(S.rkeys);
+    free(S.memhs);
+    free(S.headers);
+    S.headers = NULL;
+    S.eps = NULL;
+    S.rkeys = NULL;
+    S.memhs = NULL;
+    if (S.worker != NULL)
+        ucp_worker_destroy(S.worker);
+    S.worker = NULL;
+    if (S.context != NULL)
+        ucp_cleanup(S.context);
+    S.context = NULL;
+    S.n_slots = 0;
+    S.n_pes = 0;
+}
+
+/* The local steps of init before the address exchange: context, worker, our address. */
+static int symh_tl_ucx_open(int thread_multiple, ucp_address_t **address, size_t *address_size)
+{
+    ucp_config_t *config;
+    ucs_status_t status = ucp_config_read(NULL, NULL, &config);
+    if (status != UCS_OK)
+        return symh_tl_ucx_fail("ucp_config_read", status);
+    ucp_params_t params = {
+        .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_REQUEST_SIZE |
+                      UCP_PARAM_FIELD_MT_WORKERS_SHARED,
+        .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64,
+        .request_size = 0,
+        .mt_workers_shared = thread_multiple ? 1 : 0,
+    };
+    status = ucp_init(&params, config, &S.context);
+    ucp_config_release(config);
+    if (status != UCS_OK) {
+        S.context = NULL;
+        return symh_tl_ucx_fail("ucp_init", status);
+    }
+    ucp_worker_params_t worker_params = {
+        .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
+        .thread_mode = thread_multiple ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE,
+    };
+    status = ucp_worker_create(S.context, &worker_params, &S.worker);
+    if (status != UCS_OK) {
+        S.worker = NULL;
+        return symh_tl_ucx_fail("ucp_worker_create", status);
+    }
+    if (thread_multiple) {
+        ucp_worker_attr_t attr = { .field_mask = UCP_WORKER_ATTR_FIELD_THREAD_MODE };
+        status = ucp_worker_query(S.worker, &attr);
+        if (status != UCS_OK)
+            return symh_tl_ucx_fail("ucp_worker_query", status);
+        if (attr.thread_mode != UCS_THREAD_MODE_MULTI) {
+            symh_error("UCX: ucp_worker_create gave no UCS_THREAD_MODE_MULTI worker");
+            return SYMH_ERR_TRANSPORT;
+        }
+    }
+    status = ucp_worker_get_address(S.worker, address, address_size);
+    if (status != UCS_OK) {
+        *address = NULL;
+        return symh_tl_ucx_fail("ucp_worker_get_address", status);
+    }
+    return SYMH_OK;
+}
+
+static int symh_tl_ucx_connect(const char *addresses, size_t stride)
+{
+    for (int pe = 0; pe < S.n_pes; pe++) {
+        if (!symh_tl_nic_routed(pe))
+            continue;
+        ucp_ep_params_t params = {
+            .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE,
+            .address = (const ucp_address_t *)(addresses + (size_t)pe * stride),
+            .err_mode = UCP_ERR_HANDLING_MODE_NONE,
+        };
+        ucs_status_t status = ucp_ep_create(S.worker, &params, &S.eps[pe]);
+        if (status != UCS_OK) {
+            S.eps[pe] = NULL;
+            symh_error("UCX: ucp_ep_create to PE %d failed: %s", pe, ucs_status_string(status));
+            return SYMH_ERR_TRANSPORT;
+        }
+    }
+    return SYMH_OK;
+}
+
+static int symh_tl_ucx_init(void *base, size_t length, int thread_multiple)
+{
+    if (S.context != NULL) {
+        symh_error("UCX: transport already started");
+        return SYMH_ERR_INVALID_ARG;
+    }
+    S.my_pe = symh_boot_info.my_pe;
+    S.n_pes = symh_boot_info.n_pes;
+    S.n_slots = symh_tl_nic_n_slots;
+    S.locals = NULL;
+    S.nbi_status = SYMH_OK;
+    S.nbi_pending = 0;
+    S.headers = calloc((size_t)S.n_pes, sizeof(*S.headers));
+    if (S.headers == NULL)
+        symh_tl_ucx_cannot_take_part("the status exchange");
+    int status = SYMH_OK;
+    if (S.n_slots < 1) {
+        symh_error("UCX: no key slots (symh_tl_nic_n_slots = %d)", S.n_slots);
+        status = SYMH_ERR_INVALID_ARG;
+        S.n_slots = 0;
+    }
+    if (status == SYMH_OK) {
+        S.eps = calloc((size_t)S.n_pes, sizeof(*S.eps));
+        S.rkeys = calloc((size_t)S.n_slots * (size_t)S.n_pes, sizeof(*S.rkeys));
+        S.memhs = calloc((size_t)S.n_slots, sizeof(*S.memhs));
+        if (S.eps == NULL || S.rkeys == NULL || S.memhs == NULL) {
+            symh_error("UCX: out of memory for %d PEs and %d key slots", S.n_pes, S.n_slots);
+            status = SYMH_ERR_NO_MEMORY;
+        }
+    }
+    ucp_address_t *address = NULL;
+    size_t address_size = 0;
+    if (status == SYMH_OK)
+        status = symh_tl_ucx_open(thread_multiple, &address, &address_size);
+
+    char *addresses = NULL;
+    size_t stride = 0;
+    status = symh_tl_ucx_exchange(address, address_size, status, &addresses, &stride);
+    if (address != NULL)
+        ucp_worker_release_address(S.worker, address);
+    if (status == SYMH_OK)
+        status = symh_tl_ucx_connect(addresses, stride);
+    free(addresses);
+
+    /* The slot exchange carries this status (a PE that failed only takes part) and agrees. */
+    status = symh_tl_ucx_map_slot(SYMH_TL_NIC_HEAP_SLOT, base, length, status);
+    if (status != SYMH_OK) {
+        symh_tl_ucx_fini();
+        return status;
+    }
+    symh_debug("UCX: started (%d PEs, %d key slots, window %p + %zu)", S.n_pes, S.n_slots, base,
+               length);
+    return SYMH_OK;
+}
+
+static int symh_tl_ucx_map_symm(int slot, void *addr, size_t length, int status)
+{
+    if (S.headers == NULL) {
+        symh_error("UCX: map_symm before init");
+        return SYMH_ERR_INVALID_ARG;
+    }
+    if (status == SYMH_OK && (S.context == NULL || slot < 1 || slot >= S.n_slots)) {
+        symh_error("UCX: map_symm of invalid slot %d (%d slots)", slot, S.n_slots);
+        status = SYMH_ERR_INVALID_ARG;
+    }
+    if (status == SYMH_OK && S.memhs[slot] != NULL) {
+        symh_warn("UCX: slot %d still mapped; unmapping it first", slot);
+        symh_tl_ucx_unmap_symm(slot);
+    }
+    int rc = symh_tl_ucx_map_slot(slot, addr, length, status);
+    if (rc != SYMH_OK)
+        symh_tl_ucx_unmap_symm(slot);
+    return rc;
+}
+
+static int symh_tl_ucx_map_local(void *addr, size_t length, void **handle)
+{
+    *handle = NULL;
+    symh_tl_ucx_local_t *local = calloc(1, sizeof(*local));
+    if (local == NULL) {
+        symh_error("UCX: out of memory for a local mapping");
+        return SYMH_ERR_NO_MEMORY;
+    }
+    if (length > 0) {
+        ucp_mem_map_params_t params = {
+            .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
+            .address = addr,
+            .length = length,
+        };
+        ucs_status_t status = ucp_mem_map(S.context, &params, &local->memh);
+        if (status != UCS_OK) {
+            free(local);
+            return symh_tl_ucx_fail("ucp_mem_map", status);
+        }
+    }
+    pthread_mutex_lock(&S.locals_lock);
+    local->next = S.locals;
+    if (S.locals != NULL)
+        S.locals->prev = local;
+    S.locals = local;
+    pthread_mutex_unlock(&S.locals_lock);
+    *handle = local;
+    return SYMH_OK;
+}
+
+static void symh_tl_ucx_unmap_local(void *handle)
+{
+    symh_tl_ucx_local_t *local = handle;
+    if (local == NULL)
+        return;
+    pthread_mutex_lock(&S.locals_lock);
+    if (local->prev != NULL)
+        local->prev->next = local->next;
+    else
+        S.locals = local->next;
+    if (local->next != NULL)
+        local->next->prev = local->prev;
+    pthread_mutex_unlock(&S.locals_lock);
+    if (local->memh != NULL) {
+        ucs_status_t status = ucp_mem_unmap(S.context, local->memh);
+        if (status != UCS_OK)
+            symh_tl_ucx_fail("ucp_mem_unmap", status);
+    }
+    free(local);
+}
+
+/* The endpoint, remote address and key for `bytes` at this PE's symmetric `addr` on `pe`. */
+static int symh_tl_ucx_remote(const void *addr, size_t bytes, int pe, ucp_ep_h *ep,
+                              uint64_t *remote, ucp_rkey_h *rkey)
+{
+    if (S.context == NULL || pe < 0 || pe >= S.n_pes || S.eps[pe] == NULL) {
+        symh_error("UCX: no endpoint to PE %d", pe);
+        return SYMH_ERR_INVALID_ARG;
+    }
+    int slot = symh_tl_nic_target(addr, bytes, pe, remote);
+    if (slot < 0 || slot >= S.n_slots || S.rkeys[(size_t)slot * S.n_pes + pe] == NULL) {
+        symh_error("UCX: %p + %zu on PE %d has no remote key (slot %d)", addr, bytes, pe, slot);
+        return SYMH_ERR_INVALID_ARG;
+    }
+    *ep = S.eps[pe];
+    *rkey = S.rkeys[(size_t)slot * S.n_pes + pe];
+    return SYMH_OK;
+}
+
+static int symh_tl_ucx_put(void *dest, const void *source, size_t bytes, int pe)
+{
+    if (bytes == 0)
+        return SYMH_OK;
+    ucp_ep_h ep;
+    uint64_t remote;
+    ucp_rkey_h rkey;
+    int rc = symh_tl_ucx_remote(dest, bytes, pe, &ep, &remote, &rkey);
+    if (rc != SYMH_OK)
+        return rc;
+    ucp_request_param_t param = { .op_attr_mask = 0 };
+    return symh_tl_ucx_wait(ucp_put_nbx(ep, source, bytes, remote, rkey, &param), "ucp_put_nbx");
+}
+
+static int symh_tl_ucx_get(void *dest, const void *source, size_t bytes, int pe)
+{
+    if (bytes == 0)
+        return SYMH_OK;
+    ucp_ep_h ep;
+    uint64_t remote;
+    ucp_rkey_h rkey;
+    int rc = symh_tl_ucx_remote(source, bytes, pe, &ep, &remote, &rkey);
+    if (rc != SYMH_OK)
+        return rc;
+    ucp_request_param_t param = { .op_attr_mask = 0 };
+    return symh_tl_ucx_wait(ucp_get_nbx(ep, dest, bytes, remote, rkey, &param), "ucp_get_nbx");
+}
+
+/* Completion of a put_nbi/get_nbi request that did not finish at once: counts it done, keeps a
+ * failure for the next quiet and releases it (ucp_request_free before completion would silence
+ * this callback, and UCP 1.13's worker flush does not wait for such requests). */
+static void symh_tl_ucx_nbi_done(void *request, ucs_status_t status, void *user_data)
+{
+    (void)user_data;
+    if (status != UCS_OK) {
+        symh_error("UCX: a non-blocking put/get failed: %s", ucs_status_string(status));
+        __atomic_store_n(&S.nbi_status, SYMH_ERR_TRANSPORT, __ATOMIC_RELAXED);
+    }
+    ucp_request_free(request);
+    __atomic_sub_fetch(&S.nbi_pending, 1, __ATOMIC_RELEASE);
+}
+
+/* An nbi request completes on its own (symh_tl_ucx_nbi_done); quiet waits for the count. */
+static int symh_tl_ucx_nbi(ucs_status_ptr_t request, const char *call)
+{
+    if (UCS_PTR_IS_ERR(request))
+        return symh_tl_ucx_fail(call, UCS_PTR_STATUS(request));
+    if (request != NULL)
+        __atomic_add_fetch(&S.nbi_pending, 1, __ATOMIC_RELAXED);
+    return SYMH_OK;
+}
+
+static int symh_tl_ucx_put_nbi(void *dest, const void *source, size_t bytes, int pe)
+{
+    if (bytes == 0)
+        return SYMH_OK;
+    ucp_ep_h ep;
+    uint64_t remote;
+    ucp_rkey_h rkey;
+    int rc = symh_tl_ucx_remote(dest, bytes, pe, &ep, &remote, &rkey);
+    if (rc != SYMH_OK)
+        return rc;
+    ucp_request_param_t param = { .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK,
+                                  .cb.send = symh_tl_ucx_nbi_done };
+    return symh_tl_ucx_nbi(ucp_put_nbx(ep, source, bytes, remote, rkey, &param), "ucp_put_nbx");
+}
+
+static int symh_tl_ucx_get_nbi(void *dest, const void *source, size_t bytes, int pe)
+{
+    if (bytes == 0)
+        return SYMH_OK;
+    ucp_ep_h ep;
+    uint64_t remote;
+    ucp_rkey_h rkey;
+    int rc = symh_tl_ucx_remote(source, bytes, pe, &ep, &remote, &rkey);
+    if (rc != SYMH_OK)
+        return rc;
+    ucp_request_param_t param = { .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK,
+                                  .cb.send = symh_tl_ucx_nbi_done };
+    return symh_tl_ucx_nbi(ucp_get_nbx(ep, dest, bytes, remote, rkey, &param), "ucp_get_nbx");
+}
+
+/* One fetching atomic through UCP: *reply (in: the CSWAP swap value) gets the old value. */
+static int symh_tl_ucx_atomic(ucp_ep_h ep, ucp_atomic_op_t opcode, size_t size, uint64_t operand,
+                              uint64_t remote, ucp_rkey_h rkey, uint64_t *reply)
+{
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER,
+        .datatype = ucp_dt_make_contig(size),
+        .reply_buffer = reply,
+    };
+    return symh_tl_ucx_wait(ucp_atomic_op_nbx(ep, opcode, &operand, 1, remote, rkey, &param),
+                            "ucp_atomic_op_nbx");
+}
+
+/* A fetching AND/OR/XOR on this PE's own word, as a compare-and-swap loop: UCX 1.13's `self`
+ * transport (the endpoint to this PE) returns the old value of a fetching AND/OR/XOR but leaves
+ * the word unchanged (fetch-add, swap, compare-swap and the non-fetching forms work). The loop
+ * goes through the same endpoint, so it stays atomic with the other PEs' atomics on the word. */
+static int symh_tl_ucx_fetch_bitwise(ucp_ep_h ep, ucp_atomic_op_t opcode, size_t size,
+                                     uint64_t operand, uint64_t remote, ucp_rkey_h rkey,
+                                     uint64_t *fetched)
+{
+    uint64_t mask = size == 8 ? ~(uint64_t)0 : 0xffffffffull;
+    uint64_t old = 0;
+    int rc = symh_tl_ucx_atomic(ep, UCP_ATOMIC_OP_ADD, size, 0, remote, rkey, &old);
+    for (;;) {
+        if (rc != SYMH_OK)
+            return rc;
+        old &= mask;
+        uint64_t next = opcode == UCP_ATOMIC_OP_AND  ? old & operand
+                        : opcode == UCP_ATOMIC_OP_OR ? old | operand
+                                                     : old ^ operand;
+        uint64_t seen = next & mask;
+        rc = symh_tl_ucx_atomic(ep, UCP_ATOMIC_OP_CSWAP, size, old, remote, rkey, &seen);
+        if (rc == SYMH_OK && (seen & mask) == old) {
+            *fetched = old;
+            return SYMH_OK;
+        }
+        old = seen;
+    }
+}
+
+/* UCP's atomics (ucp.h, "Atomic Operations Semantic"): `buffer` is the operand X and
+ * reply_buffer receives the old value; for CSWAP, `buffer` is the compare value and
+ * reply_buffer holds the new value on input (and the old one on output). */
+static int symh_tl_ucx_amo(symh_tl_amo_op_t op, void *dest, size_t size, const void *value,
+                           const void *cond, void *fetched, int pe)
+{
+    if (size != 4 && size != 8) {
+        symh_error("UCX: atomic of %zu bytes (4 or 8 only)", size);
+        return SYMH_ERR_INVALID_ARG;
+    }
+    ucp_ep_h ep;
+    uint64_t remote;
+    ucp_rkey_h rkey;
+    int rc = symh_tl_ucx_remote(dest, size, pe, &ep, &remote, &rkey);
+    if (rc != SYMH_OK)
+        return rc;
+    uint64_t operand = 0; /* aligned copies: the caller's words may not be */
+    uint64_t reply = 0;
+    ucp_atomic_op_t opcode;
+    switch (op) {
+    case SYMH_TL_AMO_FETCH:
+        opcode = UCP_ATOMIC_OP_ADD; /* operand 0 */
+        break;
+    case SYMH_TL_AMO_SET:
+        opcode = UCP_ATOMIC_OP_SWAP; /* the old value is dropped */
+        memcpy(&operand, value, size);
+        break;
+    case SYMH_TL_AMO_SWAP:
+        opcode = UCP_ATOMIC_OP_SWAP;
+        memcpy(&operand, value, size);
+        break;
+    case SYMH_TL_AMO_CSWAP:
+        opcode = UCP_ATOMIC_OP_CSWAP;
+        memcpy(&operand, cond, size);
+        memcpy(&reply, value, size);
+        break;
+    case SYMH_TL_AMO_ADD:
+        opcode = UCP_ATOMIC_OP_ADD;
+        memcpy(&operand, value, size);
+        break;
+    case SYMH_TL_AMO_AND:
+        opcode = UCP_ATOMIC_OP_AND;
+        memcpy(&operand, value, size);
+        break;
+    case SYMH_TL_AMO_OR:
+        opcode = UCP_ATOMIC_OP_OR;
+        memcpy(&operand, value, size);
+        break;
+    case SYMH_TL_AMO_XOR:
+        opcode = UCP_ATOMIC_OP_XOR;
+        memcpy(&operand, value, size);
+        break;
+    default:
+        symh_error("UCX: unknown atomic operation %d", (int)op);
+        return SYMH_ERR_INVALID_ARG;
+    }
+    /* Always the fetching form: the call returns once the target word changed (a posted AMO
+     * completes when sent; over tcp, to this PE too, a local read right after would miss it),
+     * as on the load/store path. */
+    if (pe == S.my_pe &&
+        (opcode == UCP_ATOMIC_OP_AND || opcode == UCP_ATOMIC_OP_OR || opcode == UCP_ATOMIC_OP_XOR))
+        rc = symh_tl_ucx_fetch_bitwise(ep, opcode, size, operand, remote, rkey, &reply);
+    else
+        rc = symh_tl_ucx_atomic(ep, opcode, size, operand, remote, rkey, &reply);
+    if (rc == SYMH_OK && fetched != NULL)
+        memcpy(fetched, &reply, size);
+    return rc;
+}
+
+static int symh_tl_ucx_fence(void)
+{
+    if (S.worker == NULL)
+        return SYMH_OK;
+    ucs_status_t status = ucp_worker_fence(S.worker);
+    if (status != UCS_OK)
+        return symh_tl_ucx_fail("ucp_worker_fence", status);
+    return SYMH_OK;
+}
+
+static int symh_tl_ucx_quiet(void)
+{
+    if (S.worker == NULL)
+        return SYMH_OK;
+    /* The put_nbi/get_nbi requests are waited for first (see symh_tl_ucx_nbi_done). */
+    unsigned idle = 0;
+    while (__atomic_load_n(&S.nbi_pending, __ATOMIC_ACQUIRE) > 0) {
+        if (ucp_worker_progress(S.worker) != 0) {
+            idle = 0;
+        } else if (++idle >= SYMH_TL_UCX_SPIN) {
+            idle = 0;
+            sched_yield();
+        }
+    }
+    ucp_request_param_t param = { .op_attr_mask = 0 };
+    int rc = symh_tl_ucx_wait(ucp_worker_flush_nbx(S.worker, &param), "ucp_worker_flush_nbx");
+    /* A put_nbi/get_nbi that failed since the last quiet fails this one. */
+    if (__atomic_exchange_n(&S.nbi_status, SYMH_OK, __ATOMIC_RELAXED) != SYMH_OK && rc == SYMH_OK)
+        rc = SYMH_ERR_TRANSPORT;
+    return rc;
+}
+
+static int symh_tl_ucx_progress(void)
+{
+    if (S.worker != NULL)
+        ucp_worker_progress(S.worker);
+    return SYMH_OK;
+}
+
+const symh_tl_nic_t symh_tl_ucx = {
+    .ops =
+        {
+            .name = "ucx",
+            .put = symh_tl_ucx_put,
+            .get = symh_tl_ucx_get,
+            .put_nbi = symh_tl_ucx_put_nbi,
+            .get_nbi = symh_tl_ucx_get_nbi,
+            .amo = symh_tl_ucx_amo,
+            .fence = symh_tl_ucx_fence,
+            .quiet = symh_tl_ucx_quiet,
+            .progress = symh_tl_ucx_progress,
+        },
+    .init = symh_tl_ucx_init,
+    .fini = symh_tl_ucx_fini,
+    .map_symm = symh_tl_ucx_map_symm,
+    .unmap_symm = symh_tl_ucx_unmap_symm,
+    .map_local = symh_tl_ucx_map_local,
+    .unmap_local = symh_tl_ucx_unmap_local,
+};
