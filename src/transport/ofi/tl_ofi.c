@@ -52,22 +52,14 @@ static struct {
     struct fi_info *(*dupinfo)(const struct fi_info *);
     int (*fabric)(struct fi_fabric_attr *, struct fid_fabric **, void *);
     const char *(*strerror)(int);
-} symh_ofi_lib;
-
-#define fi_getinfo  symh_ofi_lib.getinfo
-#define fi_freeinfo symh_ofi_lib.freeinfo
-#define fi_dupinfo  symh_ofi_lib.dupinfo
-#define fi_fabric   symh_ofi_lib.fabric
-#define fi_strerror symh_ofi_lib.strerror
-#undef fi_allocinfo
-#define fi_allocinfo() symh_ofi_lib.dupinfo(NULL)
+} symh_tl_ofi_lib;
 
 /* Opens libfabric once (kept open: the process may start the transport again). */
-static int symh_ofi_load(void)
+static int symh_tl_ofi_load(void)
 {
     void *lib;
 
-    if (symh_ofi_lib.lib != NULL)
+    if (symh_tl_ofi_lib.lib != NULL)
         return SYMH_OK;
     lib = dlopen("libfabric.so.1", RTLD_NOW | RTLD_LOCAL);
     if (lib == NULL) {
@@ -75,21 +67,21 @@ static int symh_ofi_load(void)
         return SYMH_ERR_TRANSPORT;
     }
     /* Object pointers to function pointers: POSIX guarantees dlsym's result converts. */
-    *(void **)&symh_ofi_lib.getinfo = dlsym(lib, "fi_getinfo");
-    *(void **)&symh_ofi_lib.freeinfo = dlsym(lib, "fi_freeinfo");
-    *(void **)&symh_ofi_lib.dupinfo = dlsym(lib, "fi_dupinfo");
-    *(void **)&symh_ofi_lib.fabric = dlsym(lib, "fi_fabric");
-    *(void **)&symh_ofi_lib.strerror = dlsym(lib, "fi_strerror");
-    if (symh_ofi_lib.getinfo == NULL || symh_ofi_lib.freeinfo == NULL ||
-        symh_ofi_lib.dupinfo == NULL || symh_ofi_lib.fabric == NULL ||
-        symh_ofi_lib.strerror == NULL) {
+    *(void **)&symh_tl_ofi_lib.getinfo = dlsym(lib, "fi_getinfo");
+    *(void **)&symh_tl_ofi_lib.freeinfo = dlsym(lib, "fi_freeinfo");
+    *(void **)&symh_tl_ofi_lib.dupinfo = dlsym(lib, "fi_dupinfo");
+    *(void **)&symh_tl_ofi_lib.fabric = dlsym(lib, "fi_fabric");
+    *(void **)&symh_tl_ofi_lib.strerror = dlsym(lib, "fi_strerror");
+    if (symh_tl_ofi_lib.getinfo == NULL || symh_tl_ofi_lib.freeinfo == NULL ||
+        symh_tl_ofi_lib.dupinfo == NULL || symh_tl_ofi_lib.fabric == NULL ||
+        symh_tl_ofi_lib.strerror == NULL) {
         symh_error("ofi: libfabric.so.1 lacks fi_getinfo, fi_freeinfo, fi_dupinfo, fi_fabric or "
                    "fi_strerror");
         dlclose(lib);
-        memset(&symh_ofi_lib, 0, sizeof(symh_ofi_lib));
+        memset(&symh_tl_ofi_lib, 0, sizeof(symh_tl_ofi_lib));
         return SYMH_ERR_TRANSPORT;
     }
-    symh_ofi_lib.lib = lib;
+    symh_tl_ofi_lib.lib = lib;
     return SYMH_OK;
 }
 
@@ -103,11 +95,11 @@ static int symh_ofi_load(void)
 #define SYMH_OFI_N_AMO   (SYMH_TL_AMO_XOR + 1)
 
 /* A map_local registration; live ones are listed so fini can close them. */
-typedef struct symh_ofi_handle {
+typedef struct symh_tl_ofi_handle {
     struct fid_mr *mr;
     void *desc;
-    struct symh_ofi_handle *prev, *next;
-} symh_ofi_handle_t;
+    struct symh_tl_ofi_handle *prev, *next;
+} symh_tl_ofi_handle_t;
 
 /* What a PE shares per key slot. */
 typedef struct {
@@ -115,13 +107,13 @@ typedef struct {
     int32_t pad;
     uint64_t key;
     uint64_t base;
-} symh_ofi_slot_rec_t;
+} symh_tl_ofi_slot_rec_t;
 
 /* What a PE shares at init, before its name. */
 typedef struct {
     int32_t status;
     uint32_t name_len;
-} symh_ofi_hello_t;
+} symh_tl_ofi_hello_t;
 
 static struct {
     int up;
@@ -143,7 +135,7 @@ static struct {
     int prov_key;    /* FI_MR_PROV_KEY: the provider picks keys */
     size_t max_msg;
     unsigned spins;     /* polls between sched_yield calls */
-    int amo_via_fetch;  /* non-fetching atomics go as fetching ones (see symh_ofi_amo) */
+    int amo_via_fetch;  /* non-fetching atomics go as fetching ones (see symh_tl_ofi_amo) */
     int need_ctx;       /* mode FI_CONTEXT/FI_CONTEXT2: operations carry a context */
     uint64_t put_flags; /* fi_writemsg flags: FI_DELIVERY_COMPLETE */
     uint64_t next_key;  /* our keys when the provider does not pick them */
@@ -165,18 +157,19 @@ static struct {
     unsigned char amo_ok[2][SYMH_OFI_N_AMO][2]; /* [4/8 bytes][op][fetching] */
 
     pthread_mutex_t handle_lock;
-    symh_ofi_handle_t *handles;
-} symh_ofi = { .amo_lock = PTHREAD_MUTEX_INITIALIZER, .handle_lock = PTHREAD_MUTEX_INITIALIZER };
+    symh_tl_ofi_handle_t *handles;
+} symh_tl_ofi_state = { .amo_lock = PTHREAD_MUTEX_INITIALIZER,
+                        .handle_lock = PTHREAD_MUTEX_INITIALIZER };
 
-static const char *symh_ofi_amo_name[SYMH_OFI_N_AMO] = { "fetch", "set", "swap", "cswap",
-                                                         "add",   "and", "or",   "xor" };
+static const char *symh_tl_ofi_amo_name[SYMH_OFI_N_AMO] = { "fetch", "set", "swap", "cswap",
+                                                            "add",   "and", "or",   "xor" };
 
-#define SYMH_OFI_FAIL(call, ret)                                            \
-    do {                                                                    \
-        symh_error("ofi: %s failed: %s", (call), fi_strerror((int)-(ret))); \
+#define SYMH_OFI_FAIL(call, ret)                                                         \
+    do {                                                                                 \
+        symh_error("ofi: %s failed: %s", (call), symh_tl_ofi_lib.strerror((int)-(ret))); \
     } while (0)
 
-static uint64_t symh_ofi_now_ns(void)
+static uint64_t symh_tl_ofi_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -184,48 +177,49 @@ static uint64_t symh_ofi_now_ns(void)
 }
 
 /* Reads the CQ once: drives manual progress, reports error entries. */
-static void symh_ofi_poll_cq(void)
+static void symh_tl_ofi_poll_cq(void)
 {
     struct fi_cq_entry entries[8];
-    ssize_t ret = fi_cq_read(symh_ofi.cq, entries, 8);
+    ssize_t ret = fi_cq_read(symh_tl_ofi_state.cq, entries, 8);
     if (ret == -FI_EAVAIL) {
         struct fi_cq_err_entry err;
         memset(&err, 0, sizeof(err));
-        if (fi_cq_readerr(symh_ofi.cq, &err, 0) > 0) {
+        if (fi_cq_readerr(symh_tl_ofi_state.cq, &err, 0) > 0) {
             char buf[256];
-            symh_error("ofi: operation failed: %s (%s)", fi_strerror(err.err),
-                       fi_cq_strerror(symh_ofi.cq, err.prov_errno, err.err_data, buf, sizeof(buf)));
+            symh_error("ofi: operation failed: %s (%s)", symh_tl_ofi_lib.strerror(err.err),
+                       fi_cq_strerror(symh_tl_ofi_state.cq, err.prov_errno, err.err_data, buf,
+                                      sizeof(buf)));
         }
     }
-    (void)fi_cntr_read(symh_ofi.cntr);
+    (void)fi_cntr_read(symh_tl_ofi_state.cntr);
 }
 
 /* Waits until every operation posted so far has completed. */
-static int symh_ofi_wait_all(const char *func)
+static int symh_tl_ofi_wait_all(const char *func)
 {
     unsigned spins = 0;
     uint64_t start = 0;
     int warned = 0;
     for (;;) {
-        uint64_t done = fi_cntr_read(symh_ofi.cntr);
-        uint64_t errs = fi_cntr_readerr(symh_ofi.cntr);
-        uint64_t issued = __atomic_load_n(&symh_ofi.issued, __ATOMIC_ACQUIRE);
-        uint64_t seen = __atomic_load_n(&symh_ofi.err_seen, __ATOMIC_RELAXED);
-        if (errs > seen && __atomic_compare_exchange_n(&symh_ofi.err_seen, &seen, errs, 0,
+        uint64_t done = fi_cntr_read(symh_tl_ofi_state.cntr);
+        uint64_t errs = fi_cntr_readerr(symh_tl_ofi_state.cntr);
+        uint64_t issued = __atomic_load_n(&symh_tl_ofi_state.issued, __ATOMIC_ACQUIRE);
+        uint64_t seen = __atomic_load_n(&symh_tl_ofi_state.err_seen, __ATOMIC_RELAXED);
+        if (errs > seen && __atomic_compare_exchange_n(&symh_tl_ofi_state.err_seen, &seen, errs, 0,
                                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-            symh_ofi_poll_cq(); /* logs the error entry when the provider wrote one */
+            symh_tl_ofi_poll_cq(); /* logs the error entry when the provider wrote one */
             symh_error("ofi: %s: %" PRIu64 " operation(s) failed (fi_cntr_readerr)", func,
                        errs - seen);
             return SYMH_ERR_TRANSPORT;
         }
         if (done + errs >= issued)
             return SYMH_OK;
-        symh_ofi_poll_cq();
-        if (++spins >= symh_ofi.spins) {
+        symh_tl_ofi_poll_cq();
+        if (++spins >= symh_tl_ofi_state.spins) {
             spins = 0;
             sched_yield();
             if (!warned) {
-                uint64_t now = symh_ofi_now_ns();
+                uint64_t now = symh_tl_ofi_now_ns();
                 if (start == 0) {
                     start = now;
                 } else if (now - start > SYMH_OFI_WARN_NS) {
@@ -240,39 +234,40 @@ static int symh_ofi_wait_all(const char *func)
 }
 
 /* Posts one operation: retries on -FI_EAGAIN while progressing. `post` is evaluated each try. */
-#define SYMH_OFI_POST(call, post)                                      \
-    do {                                                               \
-        ssize_t post_ret_;                                             \
-        unsigned post_spins_ = 0;                                      \
-        __atomic_add_fetch(&symh_ofi.issued, 1, __ATOMIC_ACQ_REL);     \
-        while ((post_ret_ = (post)) == -FI_EAGAIN) {                   \
-            symh_ofi_poll_cq();                                        \
-            if (++post_spins_ >= symh_ofi.spins) {                     \
-                post_spins_ = 0;                                       \
-                sched_yield();                                         \
-            }                                                          \
-        }                                                              \
-        if (post_ret_ != 0) {                                          \
-            __atomic_sub_fetch(&symh_ofi.issued, 1, __ATOMIC_ACQ_REL); \
-            SYMH_OFI_FAIL(call, post_ret_);                            \
-            return SYMH_ERR_TRANSPORT;                                 \
-        }                                                              \
+#define SYMH_OFI_POST(call, post)                                               \
+    do {                                                                        \
+        ssize_t post_ret_;                                                      \
+        unsigned post_spins_ = 0;                                               \
+        __atomic_add_fetch(&symh_tl_ofi_state.issued, 1, __ATOMIC_ACQ_REL);     \
+        while ((post_ret_ = (post)) == -FI_EAGAIN) {                            \
+            symh_tl_ofi_poll_cq();                                              \
+            if (++post_spins_ >= symh_tl_ofi_state.spins) {                     \
+                post_spins_ = 0;                                                \
+                sched_yield();                                                  \
+            }                                                                   \
+        }                                                                       \
+        if (post_ret_ != 0) {                                                   \
+            __atomic_sub_fetch(&symh_tl_ofi_state.issued, 1, __ATOMIC_ACQ_REL); \
+            SYMH_OFI_FAIL(call, post_ret_);                                     \
+            return SYMH_ERR_TRANSPORT;                                          \
+        }                                                                       \
     } while (0)
 
 /* ---- memory registration -------------------------------------------------------------------- */
 
-static int symh_ofi_mr_reg(void *addr, size_t length, uint64_t access, struct fid_mr **mr)
+static int symh_tl_ofi_mr_reg(void *addr, size_t length, uint64_t access, struct fid_mr **mr)
 {
-    uint64_t key =
-        symh_ofi.prov_key ? 0 : __atomic_fetch_add(&symh_ofi.next_key, 1, __ATOMIC_RELAXED);
-    int ret = fi_mr_reg(symh_ofi.domain, addr, length, access, 0, key, 0, mr, NULL);
+    uint64_t key = symh_tl_ofi_state.prov_key
+                       ? 0
+                       : __atomic_fetch_add(&symh_tl_ofi_state.next_key, 1, __ATOMIC_RELAXED);
+    int ret = fi_mr_reg(symh_tl_ofi_state.domain, addr, length, access, 0, key, 0, mr, NULL);
     if (ret != 0) {
         *mr = NULL;
         SYMH_OFI_FAIL("fi_mr_reg", ret);
         return SYMH_ERR_TRANSPORT;
     }
-    if (symh_ofi.mr_endpoint) {
-        ret = fi_mr_bind(*mr, &symh_ofi.ep->fid, 0);
+    if (symh_tl_ofi_state.mr_endpoint) {
+        ret = fi_mr_bind(*mr, &symh_tl_ofi_state.ep->fid, 0);
         if (ret != 0) {
             SYMH_OFI_FAIL("fi_mr_bind", ret);
         } else {
@@ -289,7 +284,7 @@ static int symh_ofi_mr_reg(void *addr, size_t length, uint64_t access, struct fi
     return SYMH_OK;
 }
 
-static void symh_ofi_mr_close(struct fid_mr **mr)
+static void symh_tl_ofi_mr_close(struct fid_mr **mr)
 {
     if (*mr != NULL) {
         int ret = fi_close(&(*mr)->fid);
@@ -301,30 +296,30 @@ static void symh_ofi_mr_close(struct fid_mr **mr)
 
 /* Registers this PE's [addr, addr + length) as `slot` (when status is SYMH_OK) and exchanges the
  * key and base with every PE. */
-static int symh_ofi_share_slot(int slot, void *addr, size_t length, int status)
+static int symh_tl_ofi_share_slot(int slot, void *addr, size_t length, int status)
 {
-    int n = symh_ofi.n_pes;
-    symh_ofi_slot_rec_t mine = { .status = status };
-    symh_ofi_slot_rec_t *all = calloc((size_t)n, sizeof(*all));
+    int n = symh_tl_ofi_state.n_pes;
+    symh_tl_ofi_slot_rec_t mine = { .status = status };
+    symh_tl_ofi_slot_rec_t *all = calloc((size_t)n, sizeof(*all));
     if (all == NULL && mine.status == SYMH_OK)
         mine.status = SYMH_ERR_NO_MEMORY;
     if (mine.status == SYMH_OK) {
         mine.status =
-            symh_ofi_mr_reg(addr, length, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
-                            &symh_ofi.mr[slot]);
+            symh_tl_ofi_mr_reg(addr, length, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
+                               &symh_tl_ofi_state.mr[slot]);
         if (mine.status == SYMH_OK) {
-            mine.key = fi_mr_key(symh_ofi.mr[slot]);
+            mine.key = fi_mr_key(symh_tl_ofi_state.mr[slot]);
             mine.base = (uint64_t)(uintptr_t)addr;
         }
     }
     if (all == NULL) {
         /* Still take part (nobody may hang), through a buffer of our own. */
-        symh_ofi_slot_rec_t *tmp = malloc((size_t)n * sizeof(*tmp));
+        symh_tl_ofi_slot_rec_t *tmp = malloc((size_t)n * sizeof(*tmp));
         if (tmp != NULL) {
             (void)symh_boot->allgather(&mine, tmp, sizeof(mine));
             free(tmp);
         }
-        symh_ofi_mr_close(&symh_ofi.mr[slot]);
+        symh_tl_ofi_mr_close(&symh_tl_ofi_state.mr[slot]);
         return mine.status;
     }
     int ret = symh_boot->allgather(&mine, all, sizeof(mine));
@@ -335,10 +330,10 @@ static int symh_ofi_share_slot(int slot, void *addr, size_t length, int status)
     }
     if (status_all == SYMH_OK) {
         for (int pe = 0; pe < n; ++pe) {
-            symh_ofi.keys[(size_t)slot * (size_t)n + (size_t)pe] = all[pe].key;
-            symh_ofi.bases[(size_t)slot * (size_t)n + (size_t)pe] = all[pe].base;
+            symh_tl_ofi_state.keys[(size_t)slot * (size_t)n + (size_t)pe] = all[pe].key;
+            symh_tl_ofi_state.bases[(size_t)slot * (size_t)n + (size_t)pe] = all[pe].base;
         }
-        symh_ofi.live[slot] = 1;
+        symh_tl_ofi_state.live[slot] = 1;
     } else if (mine.status == SYMH_OK) {
         symh_debug("ofi: slot %d not mapped: another PE failed (%s)", slot,
                    symh_status_string(status_all));
@@ -350,65 +345,67 @@ static int symh_ofi_share_slot(int slot, void *addr, size_t length, int status)
 /* ---- init / fini ------------------------------------------------------------------------------
  */
 
-static void symh_ofi_close_fid(struct fid *fid, const char *what)
+static void symh_tl_ofi_close_fid(struct fid *fid, const char *what)
 {
     if (fid == NULL)
         return;
     int ret = fi_close(fid);
     if (ret != 0)
-        symh_warn("ofi: fi_close(%s) failed: %s", what, fi_strerror(-ret));
+        symh_warn("ofi: fi_close(%s) failed: %s", what, symh_tl_ofi_lib.strerror(-ret));
 }
 
-static void symh_ofi_teardown(void)
+static void symh_tl_ofi_teardown(void)
 {
-    symh_ofi.up = 0;
-    pthread_mutex_lock(&symh_ofi.handle_lock);
-    while (symh_ofi.handles != NULL) {
-        symh_ofi_handle_t *h = symh_ofi.handles;
-        symh_ofi.handles = h->next;
-        symh_ofi_mr_close(&h->mr);
+    symh_tl_ofi_state.up = 0;
+    pthread_mutex_lock(&symh_tl_ofi_state.handle_lock);
+    while (symh_tl_ofi_state.handles != NULL) {
+        symh_tl_ofi_handle_t *h = symh_tl_ofi_state.handles;
+        symh_tl_ofi_state.handles = h->next;
+        symh_tl_ofi_mr_close(&h->mr);
         free(h);
     }
-    pthread_mutex_unlock(&symh_ofi.handle_lock);
-    if (symh_ofi.mr != NULL) {
-        for (int slot = 0; slot < symh_ofi.n_slots; ++slot)
-            symh_ofi_mr_close(&symh_ofi.mr[slot]);
+    pthread_mutex_unlock(&symh_tl_ofi_state.handle_lock);
+    if (symh_tl_ofi_state.mr != NULL) {
+        for (int slot = 0; slot < symh_tl_ofi_state.n_slots; ++slot)
+            symh_tl_ofi_mr_close(&symh_tl_ofi_state.mr[slot]);
     }
-    symh_ofi_mr_close(&symh_ofi.scratch_mr);
-    symh_ofi_close_fid(symh_ofi.ep ? &symh_ofi.ep->fid : NULL, "ep");
-    symh_ofi_close_fid(symh_ofi.av ? &symh_ofi.av->fid : NULL, "av");
-    symh_ofi_close_fid(symh_ofi.cq ? &symh_ofi.cq->fid : NULL, "cq");
-    symh_ofi_close_fid(symh_ofi.cntr ? &symh_ofi.cntr->fid : NULL, "cntr");
-    symh_ofi_close_fid(symh_ofi.domain ? &symh_ofi.domain->fid : NULL, "domain");
-    symh_ofi_close_fid(symh_ofi.fabric ? &symh_ofi.fabric->fid : NULL, "fabric");
-    if (symh_ofi.info != NULL)
-        fi_freeinfo(symh_ofi.info);
-    free(symh_ofi.addr);
-    free(symh_ofi.mr);
-    free(symh_ofi.keys);
-    free(symh_ofi.bases);
-    free(symh_ofi.live);
-    symh_ofi.ep = NULL;
-    symh_ofi.av = NULL;
-    symh_ofi.cq = NULL;
-    symh_ofi.cntr = NULL;
-    symh_ofi.domain = NULL;
-    symh_ofi.fabric = NULL;
-    symh_ofi.info = NULL;
-    symh_ofi.addr = NULL;
-    symh_ofi.mr = NULL;
-    symh_ofi.keys = NULL;
-    symh_ofi.bases = NULL;
-    symh_ofi.live = NULL;
-    symh_ofi.scratch_desc = NULL;
+    symh_tl_ofi_mr_close(&symh_tl_ofi_state.scratch_mr);
+    symh_tl_ofi_close_fid(symh_tl_ofi_state.ep ? &symh_tl_ofi_state.ep->fid : NULL, "ep");
+    symh_tl_ofi_close_fid(symh_tl_ofi_state.av ? &symh_tl_ofi_state.av->fid : NULL, "av");
+    symh_tl_ofi_close_fid(symh_tl_ofi_state.cq ? &symh_tl_ofi_state.cq->fid : NULL, "cq");
+    symh_tl_ofi_close_fid(symh_tl_ofi_state.cntr ? &symh_tl_ofi_state.cntr->fid : NULL, "cntr");
+    symh_tl_ofi_close_fid(symh_tl_ofi_state.domain ? &symh_tl_ofi_state.domain->fid : NULL,
+                          "domain");
+    symh_tl_ofi_close_fid(symh_tl_ofi_state.fabric ? &symh_tl_ofi_state.fabric->fid : NULL,
+                          "fabric");
+    if (symh_tl_ofi_state.info != NULL)
+        symh_tl_ofi_lib.freeinfo(symh_tl_ofi_state.info);
+    free(symh_tl_ofi_state.addr);
+    free(symh_tl_ofi_state.mr);
+    free(symh_tl_ofi_state.keys);
+    free(symh_tl_ofi_state.bases);
+    free(symh_tl_ofi_state.live);
+    symh_tl_ofi_state.ep = NULL;
+    symh_tl_ofi_state.av = NULL;
+    symh_tl_ofi_state.cq = NULL;
+    symh_tl_ofi_state.cntr = NULL;
+    symh_tl_ofi_state.domain = NULL;
+    symh_tl_ofi_state.fabric = NULL;
+    symh_tl_ofi_state.info = NULL;
+    symh_tl_ofi_state.addr = NULL;
+    symh_tl_ofi_state.mr = NULL;
+    symh_tl_ofi_state.keys = NULL;
+    symh_tl_ofi_state.bases = NULL;
+    symh_tl_ofi_state.live = NULL;
+    symh_tl_ofi_state.scratch_desc = NULL;
 }
 
 /* fi_getinfo with our hints; `mr_local`: also accept providers that need local descriptors;
  * `manual`: ask for manual data progress. */
-static int symh_ofi_getinfo(const char *prov, int thread_multiple, int mr_local, int manual,
-                            struct fi_info **info)
+static int symh_tl_ofi_getinfo(const char *prov, int thread_multiple, int mr_local, int manual,
+                               struct fi_info **info)
 {
-    struct fi_info *hints = fi_allocinfo();
+    struct fi_info *hints = symh_tl_ofi_lib.dupinfo(NULL);
     if (hints == NULL)
         return -FI_ENOMEM;
     hints->caps = FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
@@ -424,17 +421,17 @@ static int symh_ofi_getinfo(const char *prov, int thread_multiple, int mr_local,
     if (prov != NULL && prov[0] != '\0') {
         hints->fabric_attr->prov_name = strdup(prov);
         if (hints->fabric_attr->prov_name == NULL) {
-            fi_freeinfo(hints);
+            symh_tl_ofi_lib.freeinfo(hints);
             return -FI_ENOMEM;
         }
     }
-    int ret = fi_getinfo(SYMH_OFI_VERSION, NULL, NULL, 0, hints, info);
-    fi_freeinfo(hints);
+    int ret = symh_tl_ofi_lib.getinfo(SYMH_OFI_VERSION, NULL, NULL, 0, hints, info);
+    symh_tl_ofi_lib.freeinfo(hints);
     return ret;
 }
 
 /* Records which atomics the provider carries on 4- and 8-byte words; logs the missing ones. */
-static void symh_ofi_check_atomics(void)
+static void symh_tl_ofi_check_atomics(void)
 {
     static const enum fi_op base_op[SYMH_OFI_N_AMO] = {
         [SYMH_TL_AMO_FETCH] = FI_ATOMIC_READ,
@@ -455,18 +452,20 @@ static void symh_ofi_check_atomics(void)
                 size_t count = 0;
                 int ok;
                 if (op == SYMH_TL_AMO_CSWAP)
-                    ok = fetch && fi_compare_atomicvalid(symh_ofi.ep, dt, base_op[op], &count) == 0;
+                    ok = fetch &&
+                         fi_compare_atomicvalid(symh_tl_ofi_state.ep, dt, base_op[op], &count) == 0;
                 else if (op == SYMH_TL_AMO_FETCH || op == SYMH_TL_AMO_SWAP)
-                    ok = fetch && fi_fetch_atomicvalid(symh_ofi.ep, dt, base_op[op], &count) == 0;
+                    ok = fetch &&
+                         fi_fetch_atomicvalid(symh_tl_ofi_state.ep, dt, base_op[op], &count) == 0;
                 else if (fetch)
-                    ok = fi_fetch_atomicvalid(symh_ofi.ep, dt, base_op[op], &count) == 0;
+                    ok = fi_fetch_atomicvalid(symh_tl_ofi_state.ep, dt, base_op[op], &count) == 0;
                 else
-                    ok = fi_atomicvalid(symh_ofi.ep, dt, base_op[op], &count) == 0;
+                    ok = fi_atomicvalid(symh_tl_ofi_state.ep, dt, base_op[op], &count) == 0;
                 ok = ok && count >= 1;
-                symh_ofi.amo_ok[t][op][fetch] = (unsigned char)ok;
+                symh_tl_ofi_state.amo_ok[t][op][fetch] = (unsigned char)ok;
             }
             /* Usable: a fetching form where the op fetches; either form where it does not. */
-            unsigned char *ok = symh_ofi.amo_ok[t][op];
+            unsigned char *ok = symh_tl_ofi_state.amo_ok[t][op];
             int plain = op == SYMH_TL_AMO_FETCH || op == SYMH_TL_AMO_SWAP || op == SYMH_TL_AMO_CSWAP
                             ? ok[1]
                             : ok[0] || ok[1];
@@ -475,7 +474,7 @@ static void symh_ofi_check_atomics(void)
                 if (missing_one && used + 24 < sizeof(missing)) {
                     int len =
                         snprintf(missing + used, sizeof(missing) - used, " %s%s%d",
-                                 fetch ? "fetch_" : "", symh_ofi_amo_name[op], t == 0 ? 32 : 64);
+                                 fetch ? "fetch_" : "", symh_tl_ofi_amo_name[op], t == 0 ? 32 : 64);
                     if (len > 0)
                         used += (size_t)len;
                 }
@@ -484,161 +483,166 @@ static void symh_ofi_check_atomics(void)
     }
     if (used > 0)
         symh_warn("ofi: provider %s lacks atomics:%s (those return SYMH_ERR_UNSUPPORTED)",
-                  symh_ofi.info->fabric_attr->prov_name, missing);
+                  symh_tl_ofi_state.info->fabric_attr->prov_name, missing);
 }
 
 /* The local steps of init, up to and including the slot 0 registration. */
-static int symh_ofi_open(void *base, size_t length, int thread_multiple, char *name,
-                         size_t *name_len, uint64_t *key)
+static int symh_tl_ofi_open(void *base, size_t length, int thread_multiple, char *name,
+                            size_t *name_len, uint64_t *key)
 {
     const char *prov = symh_config_string(SYMH_CFG_OFI_PROVIDER);
     /* Preferred: no local descriptors, and progress driven by our own polls (every symheap wait
      * polls; a provider's progress thread fights the PEs for the cores). */
     int ret = -FI_ENODATA;
     for (int attempt = 0; attempt < 4 && ret == -FI_ENODATA; ++attempt)
-        ret =
-            symh_ofi_getinfo(prov, thread_multiple, attempt >= 2, attempt % 2 == 0, &symh_ofi.info);
+        ret = symh_tl_ofi_getinfo(prov, thread_multiple, attempt >= 2, attempt % 2 == 0,
+                                  &symh_tl_ofi_state.info);
     if (ret != 0) {
         symh_error("ofi: fi_getinfo failed for provider \"%s\" (RDM endpoint with RMA and "
                    "atomics): %s",
-                   prov != NULL ? prov : "", fi_strerror(-ret));
-        symh_ofi.info = NULL;
+                   prov != NULL ? prov : "", symh_tl_ofi_lib.strerror(-ret));
+        symh_tl_ofi_state.info = NULL;
         return SYMH_ERR_TRANSPORT;
     }
-    struct fi_info *info = symh_ofi.info;
+    struct fi_info *info = symh_tl_ofi_state.info;
     int mr_mode = info->domain_attr->mr_mode;
-    symh_ofi.virt_addr = (mr_mode & FI_MR_VIRT_ADDR) != 0;
-    symh_ofi.mr_local = (mr_mode & FI_MR_LOCAL) != 0;
-    symh_ofi.mr_endpoint = (mr_mode & FI_MR_ENDPOINT) != 0;
-    symh_ofi.prov_key = (mr_mode & FI_MR_PROV_KEY) != 0;
-    symh_ofi.max_msg = info->ep_attr->max_msg_size > 0 ? info->ep_attr->max_msg_size : SIZE_MAX;
-    symh_ofi.next_key = 1;
-    symh_ofi.spins = info->domain_attr->data_progress == FI_PROGRESS_AUTO ? 1 : SYMH_OFI_SPINS;
-    symh_ofi.need_ctx = (info->mode & (FI_CONTEXT | FI_CONTEXT2)) != 0;
-    symh_ofi.put_flags = FI_DELIVERY_COMPLETE;
-    symh_ofi.amo_via_fetch = strncmp(info->fabric_attr->prov_name, "shm", 3) == 0;
+    symh_tl_ofi_state.virt_addr = (mr_mode & FI_MR_VIRT_ADDR) != 0;
+    symh_tl_ofi_state.mr_local = (mr_mode & FI_MR_LOCAL) != 0;
+    symh_tl_ofi_state.mr_endpoint = (mr_mode & FI_MR_ENDPOINT) != 0;
+    symh_tl_ofi_state.prov_key = (mr_mode & FI_MR_PROV_KEY) != 0;
+    symh_tl_ofi_state.max_msg =
+        info->ep_attr->max_msg_size > 0 ? info->ep_attr->max_msg_size : SIZE_MAX;
+    symh_tl_ofi_state.next_key = 1;
+    symh_tl_ofi_state.spins =
+        info->domain_attr->data_progress == FI_PROGRESS_AUTO ? 1 : SYMH_OFI_SPINS;
+    symh_tl_ofi_state.need_ctx = (info->mode & (FI_CONTEXT | FI_CONTEXT2)) != 0;
+    symh_tl_ofi_state.put_flags = FI_DELIVERY_COMPLETE;
+    symh_tl_ofi_state.amo_via_fetch = strncmp(info->fabric_attr->prov_name, "shm", 3) == 0;
     symh_info("ofi: provider %s, fabric %s, domain %s, mr_mode 0x%x (%s%s%s%s), progress "
               "control %s data %s, max_msg %zu",
               info->fabric_attr->prov_name, info->fabric_attr->name, info->domain_attr->name,
-              (unsigned)mr_mode, symh_ofi.virt_addr ? "virt_addr" : "offsets",
-              symh_ofi.mr_local ? " local" : "", symh_ofi.prov_key ? " prov_key" : "",
-              symh_ofi.mr_endpoint ? " endpoint" : "",
+              (unsigned)mr_mode, symh_tl_ofi_state.virt_addr ? "virt_addr" : "offsets",
+              symh_tl_ofi_state.mr_local ? " local" : "",
+              symh_tl_ofi_state.prov_key ? " prov_key" : "",
+              symh_tl_ofi_state.mr_endpoint ? " endpoint" : "",
               info->domain_attr->control_progress == FI_PROGRESS_MANUAL ? "manual" : "auto",
               info->domain_attr->data_progress == FI_PROGRESS_MANUAL ? "manual" : "auto",
-              symh_ofi.max_msg);
+              symh_tl_ofi_state.max_msg);
 
-    ret = fi_fabric(info->fabric_attr, &symh_ofi.fabric, NULL);
+    ret = symh_tl_ofi_lib.fabric(info->fabric_attr, &symh_tl_ofi_state.fabric, NULL);
     if (ret != 0) {
-        symh_ofi.fabric = NULL;
+        symh_tl_ofi_state.fabric = NULL;
         SYMH_OFI_FAIL("fi_fabric", ret);
         return SYMH_ERR_TRANSPORT;
     }
-    ret = fi_domain(symh_ofi.fabric, info, &symh_ofi.domain, NULL);
+    ret = fi_domain(symh_tl_ofi_state.fabric, info, &symh_tl_ofi_state.domain, NULL);
     if (ret != 0) {
-        symh_ofi.domain = NULL;
+        symh_tl_ofi_state.domain = NULL;
         SYMH_OFI_FAIL("fi_domain", ret);
         return SYMH_ERR_TRANSPORT;
     }
-    struct fi_av_attr av_attr = { .type = FI_AV_TABLE, .count = (size_t)symh_ofi.n_pes };
-    ret = fi_av_open(symh_ofi.domain, &av_attr, &symh_ofi.av, NULL);
+    struct fi_av_attr av_attr = { .type = FI_AV_TABLE, .count = (size_t)symh_tl_ofi_state.n_pes };
+    ret = fi_av_open(symh_tl_ofi_state.domain, &av_attr, &symh_tl_ofi_state.av, NULL);
     if (ret != 0) {
-        symh_ofi.av = NULL;
+        symh_tl_ofi_state.av = NULL;
         SYMH_OFI_FAIL("fi_av_open", ret);
         return SYMH_ERR_TRANSPORT;
     }
     struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE };
-    ret = fi_cq_open(symh_ofi.domain, &cq_attr, &symh_ofi.cq, NULL);
+    ret = fi_cq_open(symh_tl_ofi_state.domain, &cq_attr, &symh_tl_ofi_state.cq, NULL);
     if (ret != 0) {
-        symh_ofi.cq = NULL;
+        symh_tl_ofi_state.cq = NULL;
         SYMH_OFI_FAIL("fi_cq_open", ret);
         return SYMH_ERR_TRANSPORT;
     }
     struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE };
-    ret = fi_cntr_open(symh_ofi.domain, &cntr_attr, &symh_ofi.cntr, NULL);
+    ret = fi_cntr_open(symh_tl_ofi_state.domain, &cntr_attr, &symh_tl_ofi_state.cntr, NULL);
     if (ret != 0) {
         cntr_attr.wait_obj = FI_WAIT_UNSPEC;
-        ret = fi_cntr_open(symh_ofi.domain, &cntr_attr, &symh_ofi.cntr, NULL);
+        ret = fi_cntr_open(symh_tl_ofi_state.domain, &cntr_attr, &symh_tl_ofi_state.cntr, NULL);
     }
     if (ret != 0) {
-        symh_ofi.cntr = NULL;
+        symh_tl_ofi_state.cntr = NULL;
         SYMH_OFI_FAIL("fi_cntr_open", ret);
         return SYMH_ERR_TRANSPORT;
     }
-    ret = fi_endpoint(symh_ofi.domain, info, &symh_ofi.ep, NULL);
+    ret = fi_endpoint(symh_tl_ofi_state.domain, info, &symh_tl_ofi_state.ep, NULL);
     if (ret != 0) {
-        symh_ofi.ep = NULL;
+        symh_tl_ofi_state.ep = NULL;
         SYMH_OFI_FAIL("fi_endpoint", ret);
         return SYMH_ERR_TRANSPORT;
     }
-    ret = fi_ep_bind(symh_ofi.ep, &symh_ofi.av->fid, 0);
+    ret = fi_ep_bind(symh_tl_ofi_state.ep, &symh_tl_ofi_state.av->fid, 0);
     if (ret != 0) {
         SYMH_OFI_FAIL("fi_ep_bind(av)", ret);
         return SYMH_ERR_TRANSPORT;
     }
-    ret =
-        fi_ep_bind(symh_ofi.ep, &symh_ofi.cq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION);
+    ret = fi_ep_bind(symh_tl_ofi_state.ep, &symh_tl_ofi_state.cq->fid,
+                     FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION);
     if (ret != 0) {
         SYMH_OFI_FAIL("fi_ep_bind(cq)", ret);
         return SYMH_ERR_TRANSPORT;
     }
-    ret = fi_ep_bind(symh_ofi.ep, &symh_ofi.cntr->fid, FI_WRITE | FI_READ);
+    ret = fi_ep_bind(symh_tl_ofi_state.ep, &symh_tl_ofi_state.cntr->fid, FI_WRITE | FI_READ);
     if (ret != 0) {
         SYMH_OFI_FAIL("fi_ep_bind(cntr)", ret);
         return SYMH_ERR_TRANSPORT;
     }
-    ret = fi_enable(symh_ofi.ep);
+    ret = fi_enable(symh_tl_ofi_state.ep);
     if (ret != 0) {
         SYMH_OFI_FAIL("fi_enable", ret);
         return SYMH_ERR_TRANSPORT;
     }
-    ret = fi_getname(&symh_ofi.ep->fid, name, name_len);
+    ret = fi_getname(&symh_tl_ofi_state.ep->fid, name, name_len);
     if (ret != 0) {
         SYMH_OFI_FAIL("fi_getname", ret);
         *name_len = 0;
         return SYMH_ERR_TRANSPORT;
     }
-    if (symh_ofi.mr_local) {
-        int status = symh_ofi_mr_reg(symh_ofi.scratch, sizeof(symh_ofi.scratch), FI_READ | FI_WRITE,
-                                     &symh_ofi.scratch_mr);
+    if (symh_tl_ofi_state.mr_local) {
+        int status =
+            symh_tl_ofi_mr_reg(symh_tl_ofi_state.scratch, sizeof(symh_tl_ofi_state.scratch),
+                               FI_READ | FI_WRITE, &symh_tl_ofi_state.scratch_mr);
         if (status != SYMH_OK)
             return status;
-        symh_ofi.scratch_desc = fi_mr_desc(symh_ofi.scratch_mr);
+        symh_tl_ofi_state.scratch_desc = fi_mr_desc(symh_tl_ofi_state.scratch_mr);
     }
-    symh_ofi_check_atomics();
+    symh_tl_ofi_check_atomics();
     int status =
-        symh_ofi_mr_reg(base, length, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
-                        &symh_ofi.mr[SYMH_TL_NIC_HEAP_SLOT]);
+        symh_tl_ofi_mr_reg(base, length, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
+                           &symh_tl_ofi_state.mr[SYMH_TL_NIC_HEAP_SLOT]);
     if (status != SYMH_OK)
         return status;
-    *key = fi_mr_key(symh_ofi.mr[SYMH_TL_NIC_HEAP_SLOT]);
+    *key = fi_mr_key(symh_tl_ofi_state.mr[SYMH_TL_NIC_HEAP_SLOT]);
     return SYMH_OK;
 }
 
-static int symh_ofi_init(void *base, size_t length, int thread_multiple)
+static int symh_tl_ofi_init(void *base, size_t length, int thread_multiple)
 {
     int n = symh_boot_info.n_pes;
-    symh_ofi.my_pe = symh_boot_info.my_pe;
-    symh_ofi.n_pes = n;
-    symh_ofi.n_slots = symh_tl_nic_n_slots;
-    symh_ofi.thread_multiple = thread_multiple;
-    symh_ofi.issued = 0;
-    symh_ofi.err_seen = 0;
-    symh_ofi.handles = NULL;
+    symh_tl_ofi_state.my_pe = symh_boot_info.my_pe;
+    symh_tl_ofi_state.n_pes = n;
+    symh_tl_ofi_state.n_slots = symh_tl_nic_n_slots;
+    symh_tl_ofi_state.thread_multiple = thread_multiple;
+    symh_tl_ofi_state.issued = 0;
+    symh_tl_ofi_state.err_seen = 0;
+    symh_tl_ofi_state.handles = NULL;
 
     int status = SYMH_OK;
-    size_t n_slots = (size_t)symh_ofi.n_slots;
-    symh_ofi.addr = malloc((size_t)n * sizeof(*symh_ofi.addr));
-    symh_ofi.mr = calloc(n_slots, sizeof(*symh_ofi.mr));
-    symh_ofi.keys = calloc(n_slots * (size_t)n, sizeof(*symh_ofi.keys));
-    symh_ofi.bases = calloc(n_slots * (size_t)n, sizeof(*symh_ofi.bases));
-    symh_ofi.live = calloc(n_slots, 1);
-    if (symh_ofi.addr == NULL || symh_ofi.mr == NULL || symh_ofi.keys == NULL ||
-        symh_ofi.bases == NULL || symh_ofi.live == NULL) {
+    size_t n_slots = (size_t)symh_tl_ofi_state.n_slots;
+    symh_tl_ofi_state.addr = malloc((size_t)n * sizeof(*symh_tl_ofi_state.addr));
+    symh_tl_ofi_state.mr = calloc(n_slots, sizeof(*symh_tl_ofi_state.mr));
+    symh_tl_ofi_state.keys = calloc(n_slots * (size_t)n, sizeof(*symh_tl_ofi_state.keys));
+    symh_tl_ofi_state.bases = calloc(n_slots * (size_t)n, sizeof(*symh_tl_ofi_state.bases));
+    symh_tl_ofi_state.live = calloc(n_slots, 1);
+    if (symh_tl_ofi_state.addr == NULL || symh_tl_ofi_state.mr == NULL ||
+        symh_tl_ofi_state.keys == NULL || symh_tl_ofi_state.bases == NULL ||
+        symh_tl_ofi_state.live == NULL) {
         symh_error("ofi: out of memory for the tables of %d PEs", n);
         status = SYMH_ERR_NO_MEMORY;
     } else {
         for (int pe = 0; pe < n; ++pe)
-            symh_ofi.addr[pe] = FI_ADDR_NOTAVAIL;
+            symh_tl_ofi_state.addr[pe] = FI_ADDR_NOTAVAIL;
     }
 
     /* Local steps; a PE that failed still takes part in every exchange below. */
@@ -646,15 +650,15 @@ static int symh_ofi_init(void *base, size_t length, int thread_multiple)
     size_t name_len = sizeof(name);
     uint64_t key = 0;
     if (status == SYMH_OK)
-        status = symh_ofi_load();
+        status = symh_tl_ofi_load();
     if (status == SYMH_OK)
-        status = symh_ofi_open(base, length, thread_multiple, name, &name_len, &key);
+        status = symh_tl_ofi_open(base, length, thread_multiple, name, &name_len, &key);
     if (status != SYMH_OK)
         name_len = 0;
 
     /* Exchange 1: statuses and name lengths. */
-    symh_ofi_hello_t hello = { .status = status, .name_len = (uint32_t)name_len };
-    symh_ofi_hello_t *hellos = malloc((size_t)n * sizeof(*hellos));
+    symh_tl_ofi_hello_t hello = { .status = status, .name_len = (uint32_t)name_len };
+    symh_tl_ofi_hello_t *hellos = malloc((size_t)n * sizeof(*hellos));
     size_t rec_size = 0;
     char *recs = NULL;
     if (hellos == NULL) {
@@ -666,7 +670,7 @@ static int symh_ofi_init(void *base, size_t length, int thread_multiple)
     int ret = symh_boot->allgather(&hello, hellos, sizeof(hello));
     if (ret != SYMH_OK) {
         free(hellos);
-        symh_ofi_teardown();
+        symh_tl_ofi_teardown();
         return ret;
     }
     size_t max_len = 0;
@@ -679,25 +683,25 @@ static int symh_ofi_init(void *base, size_t length, int thread_multiple)
     free(hellos);
     if (status != SYMH_OK) {
         /* Everybody saw the failure in the same exchange: stop here together. */
-        symh_ofi_teardown();
+        symh_tl_ofi_teardown();
         return status;
     }
 
     /* Exchange 2: slot 0 keys and bases, and the endpoint names. */
-    rec_size = sizeof(symh_ofi_slot_rec_t) + ((max_len + 7) & ~(size_t)7);
+    rec_size = sizeof(symh_tl_ofi_slot_rec_t) + ((max_len + 7) & ~(size_t)7);
     char *mine = calloc(1, rec_size);
     recs = malloc(rec_size * (size_t)n);
     if (mine != NULL && recs != NULL) {
-        symh_ofi_slot_rec_t rec = { .status = SYMH_OK,
-                                    .key = key,
-                                    .base = (uint64_t)(uintptr_t)base };
+        symh_tl_ofi_slot_rec_t rec = { .status = SYMH_OK,
+                                       .key = key,
+                                       .base = (uint64_t)(uintptr_t)base };
         memcpy(mine, &rec, sizeof(rec));
         memcpy(mine + sizeof(rec), name, name_len);
         ret = symh_boot->allgather(mine, recs, rec_size);
         if (ret != SYMH_OK) {
             free(mine);
             free(recs);
-            symh_ofi_teardown();
+            symh_tl_ofi_teardown();
             return ret;
         }
     } else {
@@ -710,22 +714,22 @@ static int symh_ofi_init(void *base, size_t length, int thread_multiple)
     }
     free(mine);
     for (int pe = 0; pe < n && status == SYMH_OK; ++pe) {
-        symh_ofi_slot_rec_t rec;
+        symh_tl_ofi_slot_rec_t rec;
         memcpy(&rec, recs + rec_size * (size_t)pe, sizeof(rec));
-        symh_ofi.keys[pe] = rec.key; /* slot 0 row */
-        symh_ofi.bases[pe] = rec.base;
+        symh_tl_ofi_state.keys[pe] = rec.key; /* slot 0 row */
+        symh_tl_ofi_state.bases[pe] = rec.base;
         if (!symh_tl_nic_routed(pe))
             continue;
-        ret = fi_av_insert(symh_ofi.av, recs + rec_size * (size_t)pe + sizeof(rec), 1,
-                           &symh_ofi.addr[pe], 0, NULL);
+        ret = fi_av_insert(symh_tl_ofi_state.av, recs + rec_size * (size_t)pe + sizeof(rec), 1,
+                           &symh_tl_ofi_state.addr[pe], 0, NULL);
         if (ret != 1) {
             symh_error("ofi: fi_av_insert of PE %d failed: %s", pe,
-                       fi_strerror(ret < 0 ? -ret : FI_EOTHER));
+                       symh_tl_ofi_lib.strerror(ret < 0 ? -ret : FI_EOTHER));
             status = SYMH_ERR_TRANSPORT;
         }
     }
     free(recs);
-    symh_ofi.live[SYMH_TL_NIC_HEAP_SLOT] = status == SYMH_OK;
+    symh_tl_ofi_state.live[SYMH_TL_NIC_HEAP_SLOT] = status == SYMH_OK;
 
     /* Exchange 3: everybody connected? */
     int32_t st = status;
@@ -746,35 +750,35 @@ static int symh_ofi_init(void *base, size_t length, int thread_multiple)
     }
     free(sts);
     if (status != SYMH_OK) {
-        symh_ofi_teardown();
+        symh_tl_ofi_teardown();
         return status;
     }
-    symh_ofi.up = 1;
+    symh_tl_ofi_state.up = 1;
     return SYMH_OK;
 }
 
-static int symh_ofi_quiet(void);
+static int symh_tl_ofi_quiet(void);
 
-static void symh_ofi_fini(void)
+static void symh_tl_ofi_fini(void)
 {
-    if (symh_ofi.up)
-        (void)symh_ofi_quiet();
-    symh_ofi_teardown();
+    if (symh_tl_ofi_state.up)
+        (void)symh_tl_ofi_quiet();
+    symh_tl_ofi_teardown();
 }
 
 /* ---- symmetric regions, local registrations ---------------------------------------------------
  */
 
-static int symh_ofi_map_symm(int slot, void *addr, size_t length, int status)
+static int symh_tl_ofi_map_symm(int slot, void *addr, size_t length, int status)
 {
-    if (status == SYMH_OK && (slot <= SYMH_TL_NIC_HEAP_SLOT || slot >= symh_ofi.n_slots ||
-                              symh_ofi.mr == NULL || symh_ofi.mr[slot] != NULL)) {
+    if (status == SYMH_OK && (slot <= SYMH_TL_NIC_HEAP_SLOT || slot >= symh_tl_ofi_state.n_slots ||
+                              symh_tl_ofi_state.mr == NULL || symh_tl_ofi_state.mr[slot] != NULL)) {
         symh_error("ofi: map_symm: bad or busy key slot %d", slot);
         status = SYMH_ERR_INVALID_ARG;
     }
-    if (symh_ofi.mr == NULL) {
+    if (symh_tl_ofi_state.mr == NULL) {
         /* Not initialised: still take part in the exchange. */
-        symh_ofi_slot_rec_t mine = { .status = status }, *all;
+        symh_tl_ofi_slot_rec_t mine = { .status = status }, *all;
         all = malloc((size_t)symh_boot_info.n_pes * sizeof(*all));
         if (all != NULL) {
             (void)symh_boot->allgather(&mine, all, sizeof(mine));
@@ -782,59 +786,60 @@ static int symh_ofi_map_symm(int slot, void *addr, size_t length, int status)
         }
         return status;
     }
-    return symh_ofi_share_slot(slot, addr, length, status);
+    return symh_tl_ofi_share_slot(slot, addr, length, status);
 }
 
-static void symh_ofi_unmap_symm(int slot)
+static void symh_tl_ofi_unmap_symm(int slot)
 {
-    if (symh_ofi.mr == NULL || slot <= SYMH_TL_NIC_HEAP_SLOT || slot >= symh_ofi.n_slots)
+    if (symh_tl_ofi_state.mr == NULL || slot <= SYMH_TL_NIC_HEAP_SLOT ||
+        slot >= symh_tl_ofi_state.n_slots)
         return;
-    symh_ofi.live[slot] = 0;
-    symh_ofi_mr_close(&symh_ofi.mr[slot]);
-    memset(&symh_ofi.keys[(size_t)slot * (size_t)symh_ofi.n_pes], 0,
-           (size_t)symh_ofi.n_pes * sizeof(uint64_t));
-    memset(&symh_ofi.bases[(size_t)slot * (size_t)symh_ofi.n_pes], 0,
-           (size_t)symh_ofi.n_pes * sizeof(uint64_t));
+    symh_tl_ofi_state.live[slot] = 0;
+    symh_tl_ofi_mr_close(&symh_tl_ofi_state.mr[slot]);
+    memset(&symh_tl_ofi_state.keys[(size_t)slot * (size_t)symh_tl_ofi_state.n_pes], 0,
+           (size_t)symh_tl_ofi_state.n_pes * sizeof(uint64_t));
+    memset(&symh_tl_ofi_state.bases[(size_t)slot * (size_t)symh_tl_ofi_state.n_pes], 0,
+           (size_t)symh_tl_ofi_state.n_pes * sizeof(uint64_t));
 }
 
-static int symh_ofi_map_local(void *addr, size_t length, void **handle)
+static int symh_tl_ofi_map_local(void *addr, size_t length, void **handle)
 {
     *handle = NULL;
-    if (!symh_ofi.up)
+    if (!symh_tl_ofi_state.up)
         return SYMH_ERR_TRANSPORT;
-    symh_ofi_handle_t *h = calloc(1, sizeof(*h));
+    symh_tl_ofi_handle_t *h = calloc(1, sizeof(*h));
     if (h == NULL)
         return SYMH_ERR_NO_MEMORY;
-    int status = symh_ofi_mr_reg(addr, length, FI_READ | FI_WRITE, &h->mr);
+    int status = symh_tl_ofi_mr_reg(addr, length, FI_READ | FI_WRITE, &h->mr);
     if (status != SYMH_OK) {
         free(h);
         return status;
     }
     h->desc = fi_mr_desc(h->mr);
-    pthread_mutex_lock(&symh_ofi.handle_lock);
-    h->next = symh_ofi.handles;
+    pthread_mutex_lock(&symh_tl_ofi_state.handle_lock);
+    h->next = symh_tl_ofi_state.handles;
     if (h->next != NULL)
         h->next->prev = h;
-    symh_ofi.handles = h;
-    pthread_mutex_unlock(&symh_ofi.handle_lock);
+    symh_tl_ofi_state.handles = h;
+    pthread_mutex_unlock(&symh_tl_ofi_state.handle_lock);
     *handle = h;
     return SYMH_OK;
 }
 
-static void symh_ofi_unmap_local(void *handle)
+static void symh_tl_ofi_unmap_local(void *handle)
 {
-    symh_ofi_handle_t *h = handle;
+    symh_tl_ofi_handle_t *h = handle;
     if (h == NULL)
         return;
-    pthread_mutex_lock(&symh_ofi.handle_lock);
+    pthread_mutex_lock(&symh_tl_ofi_state.handle_lock);
     if (h->prev != NULL)
         h->prev->next = h->next;
-    else if (symh_ofi.handles == h)
-        symh_ofi.handles = h->next;
+    else if (symh_tl_ofi_state.handles == h)
+        symh_tl_ofi_state.handles = h->next;
     if (h->next != NULL)
         h->next->prev = h->prev;
-    pthread_mutex_unlock(&symh_ofi.handle_lock);
-    symh_ofi_mr_close(&h->mr);
+    pthread_mutex_unlock(&symh_tl_ofi_state.handle_lock);
+    symh_tl_ofi_mr_close(&h->mr);
     free(h);
 }
 
@@ -842,35 +847,35 @@ static void symh_ofi_unmap_local(void *handle)
  */
 
 /* The remote side of an operation on this PE's symmetric [addr, addr + bytes) at `pe`. */
-static int symh_ofi_remote(const char *func, const void *addr, size_t bytes, int pe,
-                           uint64_t *raddr, uint64_t *key)
+static int symh_tl_ofi_remote(const char *func, const void *addr, size_t bytes, int pe,
+                              uint64_t *raddr, uint64_t *key)
 {
-    if (!symh_ofi.up) {
+    if (!symh_tl_ofi_state.up) {
         symh_error("ofi: %s: transport not initialised", func);
         return SYMH_ERR_TRANSPORT;
     }
-    if (pe < 0 || pe >= symh_ofi.n_pes || symh_ofi.addr[pe] == FI_ADDR_NOTAVAIL) {
+    if (pe < 0 || pe >= symh_tl_ofi_state.n_pes || symh_tl_ofi_state.addr[pe] == FI_ADDR_NOTAVAIL) {
         symh_error("ofi: %s: PE %d is not reachable through this transport", func, pe);
         return SYMH_ERR_INVALID_ARG;
     }
     uint64_t remote = 0;
     int slot = symh_tl_nic_target(addr, bytes, pe, &remote);
-    if (slot < 0 || slot >= symh_ofi.n_slots || !symh_ofi.live[slot]) {
+    if (slot < 0 || slot >= symh_tl_ofi_state.n_slots || !symh_tl_ofi_state.live[slot]) {
         symh_error("ofi: %s: %p (%zu bytes) is not in a mapped symmetric object (slot %d)", func,
                    addr, bytes, slot);
         return SYMH_ERR_INVALID_ARG;
     }
-    size_t idx = (size_t)slot * (size_t)symh_ofi.n_pes + (size_t)pe;
-    *key = symh_ofi.keys[idx];
-    *raddr = symh_ofi.virt_addr ? remote : remote - symh_ofi.bases[idx];
+    size_t idx = (size_t)slot * (size_t)symh_tl_ofi_state.n_pes + (size_t)pe;
+    *key = symh_tl_ofi_state.keys[idx];
+    *raddr = symh_tl_ofi_state.virt_addr ? remote : remote - symh_tl_ofi_state.bases[idx];
     return SYMH_OK;
 }
 
 /* The descriptor of a local buffer (NULL unless the provider wants FI_MR_LOCAL). */
-static int symh_ofi_desc(const void *addr, size_t bytes, void **desc)
+static int symh_tl_ofi_desc(const void *addr, size_t bytes, void **desc)
 {
     *desc = NULL;
-    if (!symh_ofi.mr_local)
+    if (!symh_tl_ofi_state.mr_local)
         return SYMH_OK;
     int slot = -1;
     void *handle = NULL;
@@ -878,11 +883,11 @@ static int symh_ofi_desc(const void *addr, size_t bytes, void **desc)
     if (status != SYMH_OK)
         return status;
     if (slot >= 0) {
-        if (slot >= symh_ofi.n_slots || symh_ofi.mr[slot] == NULL)
+        if (slot >= symh_tl_ofi_state.n_slots || symh_tl_ofi_state.mr[slot] == NULL)
             return SYMH_ERR_NOT_REGISTERED;
-        *desc = fi_mr_desc(symh_ofi.mr[slot]);
+        *desc = fi_mr_desc(symh_tl_ofi_state.mr[slot]);
     } else if (handle != NULL) {
-        *desc = ((symh_ofi_handle_t *)handle)->desc;
+        *desc = ((symh_tl_ofi_handle_t *)handle)->desc;
     } else {
         return SYMH_ERR_NOT_REGISTERED;
     }
@@ -891,70 +896,73 @@ static int symh_ofi_desc(const void *addr, size_t bytes, void **desc)
 
 /* Posts a put (writes delivered at the target before they count as complete, so quiet is remote
  * completion) or a get, in chunks of at most max_msg bytes; `wait`: returns when done. */
-static int symh_ofi_xfer(int is_put, void *dest, const void *source, size_t bytes, int pe, int wait)
+static int symh_tl_ofi_xfer(int is_put, void *dest, const void *source, size_t bytes, int pe,
+                            int wait)
 {
     const char *func = is_put ? "put" : "get";
     uint64_t raddr, key;
     void *desc;
     if (bytes == 0)
         return SYMH_OK;
-    int status = symh_ofi_remote(func, is_put ? dest : source, bytes, pe, &raddr, &key);
+    int status = symh_tl_ofi_remote(func, is_put ? dest : source, bytes, pe, &raddr, &key);
     if (status == SYMH_OK)
-        status = symh_ofi_desc(is_put ? source : dest, bytes, &desc);
+        status = symh_tl_ofi_desc(is_put ? source : dest, bytes, &desc);
     if (status != SYMH_OK)
         return status;
     /* Providers that want an fi_context per operation keep it until it completes: wait then. */
     struct fi_context2 ctx;
-    void *context = symh_ofi.need_ctx ? &ctx : NULL;
-    if (symh_ofi.need_ctx)
+    void *context = symh_tl_ofi_state.need_ctx ? &ctx : NULL;
+    if (symh_tl_ofi_state.need_ctx)
         wait = 1;
     char *local = is_put ? (char *)(uintptr_t)source : (char *)dest;
     for (size_t done = 0; done < bytes;) {
-        size_t chunk = bytes - done < symh_ofi.max_msg ? bytes - done : symh_ofi.max_msg;
+        size_t chunk =
+            bytes - done < symh_tl_ofi_state.max_msg ? bytes - done : symh_tl_ofi_state.max_msg;
         struct iovec iov = { .iov_base = local + done, .iov_len = chunk };
         struct fi_rma_iov rma = { .addr = raddr + done, .len = chunk, .key = key };
         struct fi_msg_rma msg = { .msg_iov = &iov,
                                   .desc = &desc,
                                   .iov_count = 1,
-                                  .addr = symh_ofi.addr[pe],
+                                  .addr = symh_tl_ofi_state.addr[pe],
                                   .rma_iov = &rma,
                                   .rma_iov_count = 1,
                                   .context = context };
         if (is_put)
-            SYMH_OFI_POST("fi_writemsg", fi_writemsg(symh_ofi.ep, &msg, symh_ofi.put_flags));
+            SYMH_OFI_POST("fi_writemsg",
+                          fi_writemsg(symh_tl_ofi_state.ep, &msg, symh_tl_ofi_state.put_flags));
         else
-            SYMH_OFI_POST("fi_readmsg", fi_readmsg(symh_ofi.ep, &msg, 0));
+            SYMH_OFI_POST("fi_readmsg", fi_readmsg(symh_tl_ofi_state.ep, &msg, 0));
         done += chunk;
     }
-    return wait ? symh_ofi_wait_all(func) : SYMH_OK;
+    return wait ? symh_tl_ofi_wait_all(func) : SYMH_OK;
 }
 
-static int symh_ofi_put(void *dest, const void *source, size_t bytes, int pe)
+static int symh_tl_ofi_put(void *dest, const void *source, size_t bytes, int pe)
 {
-    return symh_ofi_xfer(1, dest, source, bytes, pe, 1);
+    return symh_tl_ofi_xfer(1, dest, source, bytes, pe, 1);
 }
 
-static int symh_ofi_get(void *dest, const void *source, size_t bytes, int pe)
+static int symh_tl_ofi_get(void *dest, const void *source, size_t bytes, int pe)
 {
-    return symh_ofi_xfer(0, dest, (void *)(uintptr_t)source, bytes, pe, 1);
+    return symh_tl_ofi_xfer(0, dest, (void *)(uintptr_t)source, bytes, pe, 1);
 }
 
-static int symh_ofi_put_nbi(void *dest, const void *source, size_t bytes, int pe)
+static int symh_tl_ofi_put_nbi(void *dest, const void *source, size_t bytes, int pe)
 {
-    return symh_ofi_xfer(1, dest, source, bytes, pe, 0);
+    return symh_tl_ofi_xfer(1, dest, source, bytes, pe, 0);
 }
 
-static int symh_ofi_get_nbi(void *dest, const void *source, size_t bytes, int pe)
+static int symh_tl_ofi_get_nbi(void *dest, const void *source, size_t bytes, int pe)
 {
-    return symh_ofi_xfer(0, dest, (void *)(uintptr_t)source, bytes, pe, 0);
+    return symh_tl_ofi_xfer(0, dest, (void *)(uintptr_t)source, bytes, pe, 0);
 }
 
 /* A non-fetching atomic, delivered at the target before it counts as complete. */
-static ssize_t symh_ofi_atomic_deliver(enum fi_datatype dt, enum fi_op fop, fi_addr_t peer,
-                                       uint64_t raddr, uint64_t key, void *context)
+static ssize_t symh_tl_ofi_atomic_deliver(enum fi_datatype dt, enum fi_op fop, fi_addr_t peer,
+                                          uint64_t raddr, uint64_t key, void *context)
 {
-    void *desc = symh_ofi.scratch_desc;
-    struct fi_ioc ioc = { .addr = &symh_ofi.scratch[0], .count = 1 };
+    void *desc = symh_tl_ofi_state.scratch_desc;
+    struct fi_ioc ioc = { .addr = &symh_tl_ofi_state.scratch[0], .count = 1 };
     struct fi_rma_ioc rma = { .addr = raddr, .count = 1, .key = key };
     struct fi_msg_atomic msg = { .msg_iov = &ioc,
                                  .desc = &desc,
@@ -965,42 +973,45 @@ static ssize_t symh_ofi_atomic_deliver(enum fi_datatype dt, enum fi_op fop, fi_a
                                  .datatype = dt,
                                  .op = fop,
                                  .context = context };
-    return fi_atomicmsg(symh_ofi.ep, &msg, symh_ofi.put_flags);
+    return fi_atomicmsg(symh_tl_ofi_state.ep, &msg, symh_tl_ofi_state.put_flags);
 }
 
 /* Posts one atomic from the scratch area (operand at [0], compare at [1], result at [2]). */
-static int symh_ofi_amo_post(symh_tl_amo_op_t op, enum fi_datatype dt, int fetching, int pe,
-                             uint64_t raddr, uint64_t key)
+static int symh_tl_ofi_amo_post(symh_tl_amo_op_t op, enum fi_datatype dt, int fetching, int pe,
+                                uint64_t raddr, uint64_t key)
 {
     struct fi_context2 ctx;
-    void *desc = symh_ofi.scratch_desc;
-    fi_addr_t peer = symh_ofi.addr[pe];
+    void *desc = symh_tl_ofi_state.scratch_desc;
+    fi_addr_t peer = symh_tl_ofi_state.addr[pe];
     switch (op) {
     case SYMH_TL_AMO_FETCH:
-        SYMH_OFI_POST("fi_fetch_atomic", fi_fetch_atomic(symh_ofi.ep, &symh_ofi.scratch[0], 1, desc,
-                                                         &symh_ofi.scratch[2], desc, peer, raddr,
-                                                         key, dt, FI_ATOMIC_READ, &ctx));
+        SYMH_OFI_POST("fi_fetch_atomic",
+                      fi_fetch_atomic(symh_tl_ofi_state.ep, &symh_tl_ofi_state.scratch[0], 1, desc,
+                                      &symh_tl_ofi_state.scratch[2], desc, peer, raddr, key, dt,
+                                      FI_ATOMIC_READ, &ctx));
         break;
     case SYMH_TL_AMO_SET:
         if (fetching)
             SYMH_OFI_POST("fi_fetch_atomic",
-                          fi_fetch_atomic(symh_ofi.ep, &symh_ofi.scratch[0], 1, desc,
-                                          &symh_ofi.scratch[2], desc, peer, raddr, key, dt,
-                                          FI_ATOMIC_WRITE, &ctx));
+                          fi_fetch_atomic(symh_tl_ofi_state.ep, &symh_tl_ofi_state.scratch[0], 1,
+                                          desc, &symh_tl_ofi_state.scratch[2], desc, peer, raddr,
+                                          key, dt, FI_ATOMIC_WRITE, &ctx));
         else
             SYMH_OFI_POST("fi_atomicmsg",
-                          symh_ofi_atomic_deliver(dt, FI_ATOMIC_WRITE, peer, raddr, key, &ctx));
+                          symh_tl_ofi_atomic_deliver(dt, FI_ATOMIC_WRITE, peer, raddr, key, &ctx));
         break;
     case SYMH_TL_AMO_SWAP:
-        SYMH_OFI_POST("fi_fetch_atomic", fi_fetch_atomic(symh_ofi.ep, &symh_ofi.scratch[0], 1, desc,
-                                                         &symh_ofi.scratch[2], desc, peer, raddr,
-                                                         key, dt, FI_ATOMIC_WRITE, &ctx));
+        SYMH_OFI_POST("fi_fetch_atomic",
+                      fi_fetch_atomic(symh_tl_ofi_state.ep, &symh_tl_ofi_state.scratch[0], 1, desc,
+                                      &symh_tl_ofi_state.scratch[2], desc, peer, raddr, key, dt,
+                                      FI_ATOMIC_WRITE, &ctx));
         break;
     case SYMH_TL_AMO_CSWAP:
         SYMH_OFI_POST("fi_compare_atomic",
-                      fi_compare_atomic(symh_ofi.ep, &symh_ofi.scratch[0], 1, desc,
-                                        &symh_ofi.scratch[1], desc, &symh_ofi.scratch[2], desc,
-                                        peer, raddr, key, dt, FI_CSWAP, &ctx));
+                      fi_compare_atomic(symh_tl_ofi_state.ep, &symh_tl_ofi_state.scratch[0], 1,
+                                        desc, &symh_tl_ofi_state.scratch[1], desc,
+                                        &symh_tl_ofi_state.scratch[2], desc, peer, raddr, key, dt,
+                                        FI_CSWAP, &ctx));
         break;
     default: {
         enum fi_op fop = op == SYMH_TL_AMO_ADD   ? FI_SUM
@@ -1008,19 +1019,21 @@ static int symh_ofi_amo_post(symh_tl_amo_op_t op, enum fi_datatype dt, int fetch
                          : op == SYMH_TL_AMO_OR  ? FI_BOR
                                                  : FI_BXOR;
         if (fetching)
-            SYMH_OFI_POST("fi_fetch_atomic", fi_fetch_atomic(symh_ofi.ep, &symh_ofi.scratch[0], 1,
-                                                             desc, &symh_ofi.scratch[2], desc, peer,
-                                                             raddr, key, dt, fop, &ctx));
+            SYMH_OFI_POST("fi_fetch_atomic",
+                          fi_fetch_atomic(symh_tl_ofi_state.ep, &symh_tl_ofi_state.scratch[0], 1,
+                                          desc, &symh_tl_ofi_state.scratch[2], desc, peer, raddr,
+                                          key, dt, fop, &ctx));
         else
-            SYMH_OFI_POST("fi_atomicmsg", symh_ofi_atomic_deliver(dt, fop, peer, raddr, key, &ctx));
+            SYMH_OFI_POST("fi_atomicmsg",
+                          symh_tl_ofi_atomic_deliver(dt, fop, peer, raddr, key, &ctx));
         break;
     }
     }
-    return symh_ofi_wait_all("amo");
+    return symh_tl_ofi_wait_all("amo");
 }
 
-static int symh_ofi_amo(symh_tl_amo_op_t op, void *dest, size_t size, const void *value,
-                        const void *cond, void *fetched, int pe)
+static int symh_tl_ofi_amo(symh_tl_amo_op_t op, void *dest, size_t size, const void *value,
+                           const void *cond, void *fetched, int pe)
 {
     if ((size != 4 && size != 8) || (int)op < 0 || (int)op >= SYMH_OFI_N_AMO) {
         symh_error("ofi: amo: unsupported operation %d on %zu bytes", (int)op, size);
@@ -1031,68 +1044,70 @@ static int symh_ofi_amo(symh_tl_amo_op_t op, void *dest, size_t size, const void
     /* Not fetching: the plain form with FI_DELIVERY_COMPLETE (complete once applied), except
      * where the provider mishandles that flag on atomics (shm 1.17: wrong results): there the
      * fetching form, which completes once applied too (it crashes ofi_rxd 1.17 instead). */
-    if (!fetching && symh_ofi.amo_via_fetch && symh_ofi.amo_ok[size == 8][op][1])
+    if (!fetching && symh_tl_ofi_state.amo_via_fetch && symh_tl_ofi_state.amo_ok[size == 8][op][1])
         fetching = 1;
-    if (!symh_ofi.amo_ok[size == 8][op][fetching]) {
+    if (!symh_tl_ofi_state.amo_ok[size == 8][op][fetching]) {
         symh_error("ofi: amo: provider %s does not carry %s%s on %zu-byte words",
-                   symh_ofi.info != NULL ? symh_ofi.info->fabric_attr->prov_name : "(none)",
-                   fetching && op >= SYMH_TL_AMO_ADD ? "fetch_" : "", symh_ofi_amo_name[op], size);
+                   symh_tl_ofi_state.info != NULL ? symh_tl_ofi_state.info->fabric_attr->prov_name
+                                                  : "(none)",
+                   fetching && op >= SYMH_TL_AMO_ADD ? "fetch_" : "", symh_tl_ofi_amo_name[op],
+                   size);
         return SYMH_ERR_UNSUPPORTED;
     }
     uint64_t raddr, key;
-    int status = symh_ofi_remote("amo", dest, size, pe, &raddr, &key);
+    int status = symh_tl_ofi_remote("amo", dest, size, pe, &raddr, &key);
     if (status != SYMH_OK)
         return status;
     enum fi_datatype dt = size == 8 ? FI_UINT64 : FI_UINT32;
-    if (symh_ofi.thread_multiple)
-        pthread_mutex_lock(&symh_ofi.amo_lock);
-    memset(symh_ofi.scratch, 0, sizeof(symh_ofi.scratch));
+    if (symh_tl_ofi_state.thread_multiple)
+        pthread_mutex_lock(&symh_tl_ofi_state.amo_lock);
+    memset(symh_tl_ofi_state.scratch, 0, sizeof(symh_tl_ofi_state.scratch));
     if (value != NULL)
-        memcpy(&symh_ofi.scratch[0], value, size);
+        memcpy(&symh_tl_ofi_state.scratch[0], value, size);
     if (cond != NULL)
-        memcpy(&symh_ofi.scratch[1], cond, size);
-    status = symh_ofi_amo_post(op, dt, fetching, pe, raddr, key);
+        memcpy(&symh_tl_ofi_state.scratch[1], cond, size);
+    status = symh_tl_ofi_amo_post(op, dt, fetching, pe, raddr, key);
     if (status == SYMH_OK && fetched != NULL && fetching)
-        memcpy(fetched, &symh_ofi.scratch[2], size);
-    if (symh_ofi.thread_multiple)
-        pthread_mutex_unlock(&symh_ofi.amo_lock);
+        memcpy(fetched, &symh_tl_ofi_state.scratch[2], size);
+    if (symh_tl_ofi_state.thread_multiple)
+        pthread_mutex_unlock(&symh_tl_ofi_state.amo_lock);
     return status;
 }
 
-static int symh_ofi_quiet(void)
+static int symh_tl_ofi_quiet(void)
 {
-    if (!symh_ofi.up)
+    if (!symh_tl_ofi_state.up)
         return SYMH_OK;
-    return symh_ofi_wait_all("quiet");
+    return symh_tl_ofi_wait_all("quiet");
 }
 
 /* Every operation completes before its call returns, so ordering needs no more than quiet. */
-static int symh_ofi_fence(void)
+static int symh_tl_ofi_fence(void)
 {
-    return symh_ofi_quiet();
+    return symh_tl_ofi_quiet();
 }
 
-static int symh_ofi_progress(void)
+static int symh_tl_ofi_progress(void)
 {
-    if (symh_ofi.up)
-        symh_ofi_poll_cq();
+    if (symh_tl_ofi_state.up)
+        symh_tl_ofi_poll_cq();
     return SYMH_OK;
 }
 
 const symh_tl_nic_t symh_tl_ofi = {
     .ops = { .name = "ofi",
-             .put = symh_ofi_put,
-             .get = symh_ofi_get,
-             .put_nbi = symh_ofi_put_nbi,
-             .get_nbi = symh_ofi_get_nbi,
-             .amo = symh_ofi_amo,
-             .fence = symh_ofi_fence,
-             .quiet = symh_ofi_quiet,
-             .progress = symh_ofi_progress },
-    .init = symh_ofi_init,
-    .fini = symh_ofi_fini,
-    .map_symm = symh_ofi_map_symm,
-    .unmap_symm = symh_ofi_unmap_symm,
-    .map_local = symh_ofi_map_local,
-    .unmap_local = symh_ofi_unmap_local,
+             .put = symh_tl_ofi_put,
+             .get = symh_tl_ofi_get,
+             .put_nbi = symh_tl_ofi_put_nbi,
+             .get_nbi = symh_tl_ofi_get_nbi,
+             .amo = symh_tl_ofi_amo,
+             .fence = symh_tl_ofi_fence,
+             .quiet = symh_tl_ofi_quiet,
+             .progress = symh_tl_ofi_progress },
+    .init = symh_tl_ofi_init,
+    .fini = symh_tl_ofi_fini,
+    .map_symm = symh_tl_ofi_map_symm,
+    .unmap_symm = symh_tl_ofi_unmap_symm,
+    .map_local = symh_tl_ofi_map_local,
+    .unmap_local = symh_tl_ofi_unmap_local,
 };

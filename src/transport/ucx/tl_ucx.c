@@ -53,9 +53,7 @@ static struct {
     long nbi_pending; /* put_nbi/get_nbi requests whose callback has not come yet */
     int nbi_status;   /* SYMH_ERR_TRANSPORT when a put_nbi/get_nbi failed since the last quiet */
     pthread_mutex_t locals_lock;
-} symh_tl_ucx_state = { .locals_lock = PTHREAD_MUTEX_INITIALIZER };
-
-#define S symh_tl_ucx_state
+} symh_ucx = { .locals_lock = PTHREAD_MUTEX_INITIALIZER };
 
 static uint64_t symh_tl_ucx_now_ns(void)
 {
@@ -77,7 +75,7 @@ static int symh_tl_ucx_fail(const char *call, ucs_status_t status)
 static int symh_tl_ucx_wait(ucs_status_ptr_t request, const char *call)
 {
     if (request == NULL) {
-        ucp_worker_progress(S.worker);
+        ucp_worker_progress(symh_ucx.worker);
         return SYMH_OK;
     }
     if (UCS_PTR_IS_ERR(request))
@@ -85,7 +83,7 @@ static int symh_tl_ucx_wait(ucs_status_ptr_t request, const char *call)
     ucs_status_t status;
     unsigned idle = 0;
     while ((status = ucp_request_check_status(request)) == UCS_INPROGRESS) {
-        if (ucp_worker_progress(S.worker) != 0) {
+        if (ucp_worker_progress(symh_ucx.worker) != 0) {
             idle = 0;
         } else if (++idle >= SYMH_TL_UCX_SPIN) {
             idle = 0;
@@ -106,20 +104,20 @@ static void symh_tl_ucx_cannot_take_part(const char *what)
     symh_boot->abort(SYMH_ERR_NO_MEMORY);
 }
 
-/* Collective: every PE's header into S.headers (allocated once, at init). */
+/* Collective: every PE's header into symh_ucx.headers (allocated once, at init). */
 static int symh_tl_ucx_headers(int status, size_t size)
 {
     symh_tl_ucx_header_t header = { .status = status, .pad = 0, .size = size };
-    int rc = symh_boot->allgather(&header, S.headers, sizeof(header));
+    int rc = symh_boot->allgather(&header, symh_ucx.headers, sizeof(header));
     if (rc != SYMH_OK) {
         symh_error("UCX setup: allgather of the status failed");
         return rc;
     }
-    for (int pe = 0; pe < S.n_pes; pe++) {
-        if (S.headers[pe].status != SYMH_OK) {
-            if (pe != S.my_pe)
-                symh_debug("UCX setup: PE %d failed (%d)", pe, (int)S.headers[pe].status);
-            return S.headers[pe].status;
+    for (int pe = 0; pe < symh_ucx.n_pes; pe++) {
+        if (symh_ucx.headers[pe].status != SYMH_OK) {
+            if (pe != symh_ucx.my_pe)
+                symh_debug("UCX setup: PE %d failed (%d)", pe, (int)symh_ucx.headers[pe].status);
+            return symh_ucx.headers[pe].status;
         }
     }
     return SYMH_OK;
@@ -137,12 +135,12 @@ static int symh_tl_ucx_exchange(const void *mine, size_t size, int status, char 
     if (rc != SYMH_OK)
         return rc;
     size_t max = 1;
-    for (int pe = 0; pe < S.n_pes; pe++) {
-        if (S.headers[pe].size > max)
-            max = (size_t)S.headers[pe].size;
+    for (int pe = 0; pe < symh_ucx.n_pes; pe++) {
+        if (symh_ucx.headers[pe].size > max)
+            max = (size_t)symh_ucx.headers[pe].size;
     }
     char *in = calloc(1, max);
-    char *out = malloc(max * (size_t)S.n_pes);
+    char *out = malloc(max * (size_t)symh_ucx.n_pes);
     if (in == NULL || out == NULL)
         symh_tl_ucx_cannot_take_part("the key exchange");
     if (size > 0)
@@ -174,14 +172,14 @@ static int symh_tl_ucx_map(void *addr, size_t length, ucp_mem_h *memh, void **pa
         .address = addr,
         .length = length,
     };
-    ucs_status_t status = ucp_mem_map(S.context, &params, memh);
+    ucs_status_t status = ucp_mem_map(symh_ucx.context, &params, memh);
     if (status != UCS_OK) {
         *memh = NULL;
         return symh_tl_ucx_fail("ucp_mem_map", status);
     }
-    status = ucp_rkey_pack(S.context, *memh, packed, packed_size);
+    status = ucp_rkey_pack(symh_ucx.context, *memh, packed, packed_size);
     if (status != UCS_OK) {
-        ucp_mem_unmap(S.context, *memh);
+        ucp_mem_unmap(symh_ucx.context, *memh);
         *memh = NULL;
         return symh_tl_ucx_fail("ucp_rkey_pack", status);
     }
@@ -195,20 +193,21 @@ static int symh_tl_ucx_map_slot(int slot, void *addr, size_t length, int status)
     void *packed = NULL;
     size_t packed_size = 0;
     if (status == SYMH_OK)
-        status = symh_tl_ucx_map(addr, length, &S.memhs[slot], &packed, &packed_size);
+        status = symh_tl_ucx_map(addr, length, &symh_ucx.memhs[slot], &packed, &packed_size);
     char *all = NULL;
     size_t stride = 0;
     int rc = symh_tl_ucx_exchange(packed, packed_size, status, &all, &stride);
     if (packed != NULL)
         ucp_rkey_buffer_release(packed);
     if (rc == SYMH_OK) {
-        for (int pe = 0; pe < S.n_pes && rc == SYMH_OK; pe++) {
-            if (S.eps[pe] == NULL)
+        for (int pe = 0; pe < symh_ucx.n_pes && rc == SYMH_OK; pe++) {
+            if (symh_ucx.eps[pe] == NULL)
                 continue;
-            ucs_status_t st = ucp_ep_rkey_unpack(S.eps[pe], all + (size_t)pe * stride,
-                                                 &S.rkeys[(size_t)slot * S.n_pes + pe]);
+            ucs_status_t st =
+                ucp_ep_rkey_unpack(symh_ucx.eps[pe], all + (size_t)pe * stride,
+                                   &symh_ucx.rkeys[(size_t)slot * symh_ucx.n_pes + pe]);
             if (st != UCS_OK) {
-                S.rkeys[(size_t)slot * S.n_pes + pe] = NULL;
+                symh_ucx.rkeys[(size_t)slot * symh_ucx.n_pes + pe] = NULL;
                 rc = symh_tl_ucx_fail("ucp_ep_rkey_unpack", st);
             }
         }
@@ -219,20 +218,20 @@ static int symh_tl_ucx_map_slot(int slot, void *addr, size_t length, int status)
 
 static void symh_tl_ucx_unmap_symm(int slot)
 {
-    if (S.rkeys == NULL || slot < 0 || slot >= S.n_slots)
+    if (symh_ucx.rkeys == NULL || slot < 0 || slot >= symh_ucx.n_slots)
         return;
-    for (int pe = 0; pe < S.n_pes; pe++) {
-        ucp_rkey_h *rkey = &S.rkeys[(size_t)slot * S.n_pes + pe];
+    for (int pe = 0; pe < symh_ucx.n_pes; pe++) {
+        ucp_rkey_h *rkey = &symh_ucx.rkeys[(size_t)slot * symh_ucx.n_pes + pe];
         if (*rkey != NULL) {
             ucp_rkey_destroy(*rkey);
             *rkey = NULL;
         }
     }
-    if (S.memhs[slot] != NULL) {
-        ucs_status_t status = ucp_mem_unmap(S.context, S.memhs[slot]);
+    if (symh_ucx.memhs[slot] != NULL) {
+        ucs_status_t status = ucp_mem_unmap(symh_ucx.context, symh_ucx.memhs[slot]);
         if (status != UCS_OK)
             symh_tl_ucx_fail("ucp_mem_unmap", status);
-        S.memhs[slot] = NULL;
+        symh_ucx.memhs[slot] = NULL;
     }
 }
 
@@ -244,13 +243,13 @@ static void symh_tl_ucx_unmap_symm(int slot)
 static void symh_tl_ucx_close_eps(void)
 {
     ucp_request_param_t param = { .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = 0 };
-    void **requests = calloc((size_t)S.n_pes, sizeof(*requests));
+    void **requests = calloc((size_t)symh_ucx.n_pes, sizeof(*requests));
     int pending = 0;
-    for (int pe = 0; pe < S.n_pes; pe++) {
-        if (S.eps[pe] == NULL)
+    for (int pe = 0; pe < symh_ucx.n_pes; pe++) {
+        if (symh_ucx.eps[pe] == NULL)
             continue;
-        ucs_status_ptr_t request = ucp_ep_close_nbx(S.eps[pe], &param);
-        S.eps[pe] = NULL;
+        ucs_status_ptr_t request = ucp_ep_close_nbx(symh_ucx.eps[pe], &param);
+        symh_ucx.eps[pe] = NULL;
         if (UCS_PTR_IS_ERR(request)) {
             /* An endpoint whose peer already left (tcp: "Endpoint timeout", "Connection reset"):
              * nothing is lost at this point, so it is no error. */
@@ -266,7 +265,7 @@ static void symh_tl_ucx_close_eps(void)
     uint64_t deadline = symh_tl_ucx_now_ns() + SYMH_TL_UCX_CLOSE_TIMEOUT_NS;
     unsigned idle = 0;
     while (pending > 0) {
-        for (int pe = 0; pe < S.n_pes; pe++) {
+        for (int pe = 0; pe < symh_ucx.n_pes; pe++) {
             if (requests[pe] == NULL)
                 continue;
             ucs_status_t status = ucp_request_check_status(requests[pe]);
@@ -282,13 +281,13 @@ static void symh_tl_ucx_close_eps(void)
             break;
         if (symh_tl_ucx_now_ns() > deadline) {
             symh_debug("UCX: %d endpoints did not close in time; discarding them", pending);
-            for (int pe = 0; pe < S.n_pes; pe++) {
+            for (int pe = 0; pe < symh_ucx.n_pes; pe++) {
                 if (requests[pe] != NULL)
                     ucp_request_free(requests[pe]);
             }
             break;
         }
-        if (ucp_worker_progress(S.worker) != 0) {
+        if (ucp_worker_progress(symh_ucx.worker) != 0) {
             idle = 0;
         } else if (++idle >= SYMH_TL_UCX_SPIN) {
             idle = 0;
@@ -300,37 +299,37 @@ static void symh_tl_ucx_close_eps(void)
 
 static void symh_tl_ucx_fini(void)
 {
-    if (S.rkeys != NULL) {
-        for (int slot = 0; slot < S.n_slots; slot++)
+    if (symh_ucx.rkeys != NULL) {
+        for (int slot = 0; slot < symh_ucx.n_slots; slot++)
             symh_tl_ucx_unmap_symm(slot);
     }
-    pthread_mutex_lock(&S.locals_lock);
-    while (S.locals != NULL) {
-        symh_tl_ucx_local_t *local = S.locals;
-        S.locals = local->next;
+    pthread_mutex_lock(&symh_ucx.locals_lock);
+    while (symh_ucx.locals != NULL) {
+        symh_tl_ucx_local_t *local = symh_ucx.locals;
+        symh_ucx.locals = local->next;
         if (local->memh != NULL)
-            ucp_mem_unmap(S.context, local->memh);
+            ucp_mem_unmap(symh_ucx.context, local->memh);
         free(local);
     }
-    pthread_mutex_unlock(&S.locals_lock);
-    if (S.eps != NULL)
+    pthread_mutex_unlock(&symh_ucx.locals_lock);
+    if (symh_ucx.eps != NULL)
         symh_tl_ucx_close_eps();
-    free(S.eps);
-    free(S.rkeys);
-    free(S.memhs);
-    free(S.headers);
-    S.headers = NULL;
-    S.eps = NULL;
-    S.rkeys = NULL;
-    S.memhs = NULL;
-    if (S.worker != NULL)
-        ucp_worker_destroy(S.worker);
-    S.worker = NULL;
-    if (S.context != NULL)
-        ucp_cleanup(S.context);
-    S.context = NULL;
-    S.n_slots = 0;
-    S.n_pes = 0;
+    free(symh_ucx.eps);
+    free(symh_ucx.rkeys);
+    free(symh_ucx.memhs);
+    free(symh_ucx.headers);
+    symh_ucx.headers = NULL;
+    symh_ucx.eps = NULL;
+    symh_ucx.rkeys = NULL;
+    symh_ucx.memhs = NULL;
+    if (symh_ucx.worker != NULL)
+        ucp_worker_destroy(symh_ucx.worker);
+    symh_ucx.worker = NULL;
+    if (symh_ucx.context != NULL)
+        ucp_cleanup(symh_ucx.context);
+    symh_ucx.context = NULL;
+    symh_ucx.n_slots = 0;
+    symh_ucx.n_pes = 0;
 }
 
 /* The local steps of init before the address exchange: context, worker, our address. */
@@ -347,24 +346,24 @@ static int symh_tl_ucx_open(int thread_multiple, ucp_address_t **address, size_t
         .request_size = 0,
         .mt_workers_shared = thread_multiple ? 1 : 0,
     };
-    status = ucp_init(&params, config, &S.context);
+    status = ucp_init(&params, config, &symh_ucx.context);
     ucp_config_release(config);
     if (status != UCS_OK) {
-        S.context = NULL;
+        symh_ucx.context = NULL;
         return symh_tl_ucx_fail("ucp_init", status);
     }
     ucp_worker_params_t worker_params = {
         .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
         .thread_mode = thread_multiple ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE,
     };
-    status = ucp_worker_create(S.context, &worker_params, &S.worker);
+    status = ucp_worker_create(symh_ucx.context, &worker_params, &symh_ucx.worker);
     if (status != UCS_OK) {
-        S.worker = NULL;
+        symh_ucx.worker = NULL;
         return symh_tl_ucx_fail("ucp_worker_create", status);
     }
     if (thread_multiple) {
         ucp_worker_attr_t attr = { .field_mask = UCP_WORKER_ATTR_FIELD_THREAD_MODE };
-        status = ucp_worker_query(S.worker, &attr);
+        status = ucp_worker_query(symh_ucx.worker, &attr);
         if (status != UCS_OK)
             return symh_tl_ucx_fail("ucp_worker_query", status);
         if (attr.thread_mode != UCS_THREAD_MODE_MULTI) {
@@ -372,7 +371,7 @@ static int symh_tl_ucx_open(int thread_multiple, ucp_address_t **address, size_t
             return SYMH_ERR_TRANSPORT;
         }
     }
-    status = ucp_worker_get_address(S.worker, address, address_size);
+    status = ucp_worker_get_address(symh_ucx.worker, address, address_size);
     if (status != UCS_OK) {
         *address = NULL;
         return symh_tl_ucx_fail("ucp_worker_get_address", status);
@@ -382,7 +381,7 @@ static int symh_tl_ucx_open(int thread_multiple, ucp_address_t **address, size_t
 
 static int symh_tl_ucx_connect(const char *addresses, size_t stride)
 {
-    for (int pe = 0; pe < S.n_pes; pe++) {
+    for (int pe = 0; pe < symh_ucx.n_pes; pe++) {
         if (!symh_tl_nic_routed(pe))
             continue;
         ucp_ep_params_t params = {
@@ -390,9 +389,9 @@ static int symh_tl_ucx_connect(const char *addresses, size_t stride)
             .address = (const ucp_address_t *)(addresses + (size_t)pe * stride),
             .err_mode = UCP_ERR_HANDLING_MODE_NONE,
         };
-        ucs_status_t status = ucp_ep_create(S.worker, &params, &S.eps[pe]);
+        ucs_status_t status = ucp_ep_create(symh_ucx.worker, &params, &symh_ucx.eps[pe]);
         if (status != UCS_OK) {
-            S.eps[pe] = NULL;
+            symh_ucx.eps[pe] = NULL;
             symh_error("UCX: ucp_ep_create to PE %d failed: %s", pe, ucs_status_string(status));
             return SYMH_ERR_TRANSPORT;
         }
@@ -402,31 +401,33 @@ static int symh_tl_ucx_connect(const char *addresses, size_t stride)
 
 static int symh_tl_ucx_init(void *base, size_t length, int thread_multiple)
 {
-    if (S.context != NULL) {
+    if (symh_ucx.context != NULL) {
         symh_error("UCX: transport already started");
         return SYMH_ERR_INVALID_ARG;
     }
-    S.my_pe = symh_boot_info.my_pe;
-    S.n_pes = symh_boot_info.n_pes;
-    S.n_slots = symh_tl_nic_n_slots;
-    S.locals = NULL;
-    S.nbi_status = SYMH_OK;
-    S.nbi_pending = 0;
-    S.headers = calloc((size_t)S.n_pes, sizeof(*S.headers));
-    if (S.headers == NULL)
+    symh_ucx.my_pe = symh_boot_info.my_pe;
+    symh_ucx.n_pes = symh_boot_info.n_pes;
+    symh_ucx.n_slots = symh_tl_nic_n_slots;
+    symh_ucx.locals = NULL;
+    symh_ucx.nbi_status = SYMH_OK;
+    symh_ucx.nbi_pending = 0;
+    symh_ucx.headers = calloc((size_t)symh_ucx.n_pes, sizeof(*symh_ucx.headers));
+    if (symh_ucx.headers == NULL)
         symh_tl_ucx_cannot_take_part("the status exchange");
     int status = SYMH_OK;
-    if (S.n_slots < 1) {
-        symh_error("UCX: no key slots (symh_tl_nic_n_slots = %d)", S.n_slots);
+    if (symh_ucx.n_slots < 1) {
+        symh_error("UCX: no key slots (symh_tl_nic_n_slots = %d)", symh_ucx.n_slots);
         status = SYMH_ERR_INVALID_ARG;
-        S.n_slots = 0;
+        symh_ucx.n_slots = 0;
     }
     if (status == SYMH_OK) {
-        S.eps = calloc((size_t)S.n_pes, sizeof(*S.eps));
-        S.rkeys = calloc((size_t)S.n_slots * (size_t)S.n_pes, sizeof(*S.rkeys));
-        S.memhs = calloc((size_t)S.n_slots, sizeof(*S.memhs));
-        if (S.eps == NULL || S.rkeys == NULL || S.memhs == NULL) {
-            symh_error("UCX: out of memory for %d PEs and %d key slots", S.n_pes, S.n_slots);
+        symh_ucx.eps = calloc((size_t)symh_ucx.n_pes, sizeof(*symh_ucx.eps));
+        symh_ucx.rkeys =
+            calloc((size_t)symh_ucx.n_slots * (size_t)symh_ucx.n_pes, sizeof(*symh_ucx.rkeys));
+        symh_ucx.memhs = calloc((size_t)symh_ucx.n_slots, sizeof(*symh_ucx.memhs));
+        if (symh_ucx.eps == NULL || symh_ucx.rkeys == NULL || symh_ucx.memhs == NULL) {
+            symh_error("UCX: out of memory for %d PEs and %d key slots", symh_ucx.n_pes,
+                       symh_ucx.n_slots);
             status = SYMH_ERR_NO_MEMORY;
         }
     }
@@ -439,7 +440,7 @@ static int symh_tl_ucx_init(void *base, size_t length, int thread_multiple)
     size_t stride = 0;
     status = symh_tl_ucx_exchange(address, address_size, status, &addresses, &stride);
     if (address != NULL)
-        ucp_worker_release_address(S.worker, address);
+        ucp_worker_release_address(symh_ucx.worker, address);
     if (status == SYMH_OK)
         status = symh_tl_ucx_connect(addresses, stride);
     free(addresses);
@@ -450,22 +451,22 @@ static int symh_tl_ucx_init(void *base, size_t length, int thread_multiple)
         symh_tl_ucx_fini();
         return status;
     }
-    symh_debug("UCX: started (%d PEs, %d key slots, window %p + %zu)", S.n_pes, S.n_slots, base,
-               length);
+    symh_debug("UCX: started (%d PEs, %d key slots, window %p + %zu)", symh_ucx.n_pes,
+               symh_ucx.n_slots, base, length);
     return SYMH_OK;
 }
 
 static int symh_tl_ucx_map_symm(int slot, void *addr, size_t length, int status)
 {
-    if (S.headers == NULL) {
+    if (symh_ucx.headers == NULL) {
         symh_error("UCX: map_symm before init");
         return SYMH_ERR_INVALID_ARG;
     }
-    if (status == SYMH_OK && (S.context == NULL || slot < 1 || slot >= S.n_slots)) {
-        symh_error("UCX: map_symm of invalid slot %d (%d slots)", slot, S.n_slots);
+    if (status == SYMH_OK && (symh_ucx.context == NULL || slot < 1 || slot >= symh_ucx.n_slots)) {
+        symh_error("UCX: map_symm of invalid slot %d (%d slots)", slot, symh_ucx.n_slots);
         status = SYMH_ERR_INVALID_ARG;
     }
-    if (status == SYMH_OK && S.memhs[slot] != NULL) {
+    if (status == SYMH_OK && symh_ucx.memhs[slot] != NULL) {
         symh_warn("UCX: slot %d still mapped; unmapping it first", slot);
         symh_tl_ucx_unmap_symm(slot);
     }
@@ -489,18 +490,18 @@ static int symh_tl_ucx_map_local(void *addr, size_t length, void **handle)
             .address = addr,
             .length = length,
         };
-        ucs_status_t status = ucp_mem_map(S.context, &params, &local->memh);
+        ucs_status_t status = ucp_mem_map(symh_ucx.context, &params, &local->memh);
         if (status != UCS_OK) {
             free(local);
             return symh_tl_ucx_fail("ucp_mem_map", status);
         }
     }
-    pthread_mutex_lock(&S.locals_lock);
-    local->next = S.locals;
-    if (S.locals != NULL)
-        S.locals->prev = local;
-    S.locals = local;
-    pthread_mutex_unlock(&S.locals_lock);
+    pthread_mutex_lock(&symh_ucx.locals_lock);
+    local->next = symh_ucx.locals;
+    if (symh_ucx.locals != NULL)
+        symh_ucx.locals->prev = local;
+    symh_ucx.locals = local;
+    pthread_mutex_unlock(&symh_ucx.locals_lock);
     *handle = local;
     return SYMH_OK;
 }
@@ -510,16 +511,16 @@ static void symh_tl_ucx_unmap_local(void *handle)
     symh_tl_ucx_local_t *local = handle;
     if (local == NULL)
         return;
-    pthread_mutex_lock(&S.locals_lock);
+    pthread_mutex_lock(&symh_ucx.locals_lock);
     if (local->prev != NULL)
         local->prev->next = local->next;
     else
-        S.locals = local->next;
+        symh_ucx.locals = local->next;
     if (local->next != NULL)
         local->next->prev = local->prev;
-    pthread_mutex_unlock(&S.locals_lock);
+    pthread_mutex_unlock(&symh_ucx.locals_lock);
     if (local->memh != NULL) {
-        ucs_status_t status = ucp_mem_unmap(S.context, local->memh);
+        ucs_status_t status = ucp_mem_unmap(symh_ucx.context, local->memh);
         if (status != UCS_OK)
             symh_tl_ucx_fail("ucp_mem_unmap", status);
     }
@@ -530,17 +531,18 @@ static void symh_tl_ucx_unmap_local(void *handle)
 static int symh_tl_ucx_remote(const void *addr, size_t bytes, int pe, ucp_ep_h *ep,
                               uint64_t *remote, ucp_rkey_h *rkey)
 {
-    if (S.context == NULL || pe < 0 || pe >= S.n_pes || S.eps[pe] == NULL) {
+    if (symh_ucx.context == NULL || pe < 0 || pe >= symh_ucx.n_pes || symh_ucx.eps[pe] == NULL) {
         symh_error("UCX: no endpoint to PE %d", pe);
         return SYMH_ERR_INVALID_ARG;
     }
     int slot = symh_tl_nic_target(addr, bytes, pe, remote);
-    if (slot < 0 || slot >= S.n_slots || S.rkeys[(size_t)slot * S.n_pes + pe] == NULL) {
+    if (slot < 0 || slot >= symh_ucx.n_slots ||
+        symh_ucx.rkeys[(size_t)slot * symh_ucx.n_pes + pe] == NULL) {
         symh_error("UCX: %p + %zu on PE %d has no remote key (slot %d)", addr, bytes, pe, slot);
         return SYMH_ERR_INVALID_ARG;
     }
-    *ep = S.eps[pe];
-    *rkey = S.rkeys[(size_t)slot * S.n_pes + pe];
+    *ep = symh_ucx.eps[pe];
+    *rkey = symh_ucx.rkeys[(size_t)slot * symh_ucx.n_pes + pe];
     return SYMH_OK;
 }
 
@@ -580,10 +582,10 @@ static void symh_tl_ucx_nbi_done(void *request, ucs_status_t status, void *user_
     (void)user_data;
     if (status != UCS_OK) {
         symh_error("UCX: a non-blocking put/get failed: %s", ucs_status_string(status));
-        __atomic_store_n(&S.nbi_status, SYMH_ERR_TRANSPORT, __ATOMIC_RELAXED);
+        __atomic_store_n(&symh_ucx.nbi_status, SYMH_ERR_TRANSPORT, __ATOMIC_RELAXED);
     }
     ucp_request_free(request);
-    __atomic_sub_fetch(&S.nbi_pending, 1, __ATOMIC_RELEASE);
+    __atomic_sub_fetch(&symh_ucx.nbi_pending, 1, __ATOMIC_RELEASE);
 }
 
 /* An nbi request completes on its own (symh_tl_ucx_nbi_done); quiet waits for the count. */
@@ -592,7 +594,7 @@ static int symh_tl_ucx_nbi(ucs_status_ptr_t request, const char *call)
     if (UCS_PTR_IS_ERR(request))
         return symh_tl_ucx_fail(call, UCS_PTR_STATUS(request));
     if (request != NULL)
-        __atomic_add_fetch(&S.nbi_pending, 1, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&symh_ucx.nbi_pending, 1, __ATOMIC_RELAXED);
     return SYMH_OK;
 }
 
@@ -726,7 +728,7 @@ static int symh_tl_ucx_amo(symh_tl_amo_op_t op, void *dest, size_t size, const v
     /* Always the fetching form: the call returns once the target word changed (a posted AMO
      * completes when sent; over tcp, to this PE too, a local read right after would miss it),
      * as on the load/store path. */
-    if (pe == S.my_pe &&
+    if (pe == symh_ucx.my_pe &&
         (opcode == UCP_ATOMIC_OP_AND || opcode == UCP_ATOMIC_OP_OR || opcode == UCP_ATOMIC_OP_XOR))
         rc = symh_tl_ucx_fetch_bitwise(ep, opcode, size, operand, remote, rkey, &reply);
     else
@@ -738,9 +740,9 @@ static int symh_tl_ucx_amo(symh_tl_amo_op_t op, void *dest, size_t size, const v
 
 static int symh_tl_ucx_fence(void)
 {
-    if (S.worker == NULL)
+    if (symh_ucx.worker == NULL)
         return SYMH_OK;
-    ucs_status_t status = ucp_worker_fence(S.worker);
+    ucs_status_t status = ucp_worker_fence(symh_ucx.worker);
     if (status != UCS_OK)
         return symh_tl_ucx_fail("ucp_worker_fence", status);
     return SYMH_OK;
@@ -748,12 +750,12 @@ static int symh_tl_ucx_fence(void)
 
 static int symh_tl_ucx_quiet(void)
 {
-    if (S.worker == NULL)
+    if (symh_ucx.worker == NULL)
         return SYMH_OK;
     /* The put_nbi/get_nbi requests are waited for first (see symh_tl_ucx_nbi_done). */
     unsigned idle = 0;
-    while (__atomic_load_n(&S.nbi_pending, __ATOMIC_ACQUIRE) > 0) {
-        if (ucp_worker_progress(S.worker) != 0) {
+    while (__atomic_load_n(&symh_ucx.nbi_pending, __ATOMIC_ACQUIRE) > 0) {
+        if (ucp_worker_progress(symh_ucx.worker) != 0) {
             idle = 0;
         } else if (++idle >= SYMH_TL_UCX_SPIN) {
             idle = 0;
@@ -761,17 +763,19 @@ static int symh_tl_ucx_quiet(void)
         }
     }
     ucp_request_param_t param = { .op_attr_mask = 0 };
-    int rc = symh_tl_ucx_wait(ucp_worker_flush_nbx(S.worker, &param), "ucp_worker_flush_nbx");
+    int rc =
+        symh_tl_ucx_wait(ucp_worker_flush_nbx(symh_ucx.worker, &param), "ucp_worker_flush_nbx");
     /* A put_nbi/get_nbi that failed since the last quiet fails this one. */
-    if (__atomic_exchange_n(&S.nbi_status, SYMH_OK, __ATOMIC_RELAXED) != SYMH_OK && rc == SYMH_OK)
+    if (__atomic_exchange_n(&symh_ucx.nbi_status, SYMH_OK, __ATOMIC_RELAXED) != SYMH_OK &&
+        rc == SYMH_OK)
         rc = SYMH_ERR_TRANSPORT;
     return rc;
 }
 
 static int symh_tl_ucx_progress(void)
 {
-    if (S.worker != NULL)
-        ucp_worker_progress(S.worker);
+    if (symh_ucx.worker != NULL)
+        ucp_worker_progress(symh_ucx.worker);
     return SYMH_OK;
 }
 
