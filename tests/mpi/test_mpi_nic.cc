@@ -10,10 +10,12 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <symheap.h>
@@ -51,12 +53,16 @@ size_t count(const std::string &log, const std::string &part)
     return n;
 }
 
+// The suite runs at SYMH_THREAD_MULTIPLE (the NIC transports then use their thread-safe modes),
+// so that NicThreads can call from several threads at once.
 class Nic : public SymhTest
 {
   protected:
     static void SetUpTestSuite()
     {
-        ASSERT_EQ(SYMH_OK, symh_init());
+        int provided = -1;
+        ASSERT_EQ(SYMH_OK, symh_init_thread(SYMH_THREAD_MULTIPLE, &provided));
+        ASSERT_EQ(SYMH_THREAD_MULTIPLE, provided);
     }
     void SetUp() override
     {
@@ -308,6 +314,61 @@ TEST_F(Nic, AtomicsFromEveryPeOnOneWordAreExact)
     }
     symh_barrier_all();
     symh_free(w);
+}
+
+// Four threads per PE at once: p and put_nbi into their own slots of the right PE's array,
+// atomics on one word of PE 0, a quiet each, gets back; every word and the sum must be exact.
+TEST_F(Nic, ThreadsIssueOperationsConcurrently)
+{
+    const int threads = 4, per_thread = 200;
+    auto *slots = (long *)symh_calloc((size_t)threads * per_thread, sizeof(long));
+    auto *sum = (long *)symh_calloc(1, sizeof(long));
+    auto *mine = (long *)symh_calloc((size_t)threads * per_thread, sizeof(long));
+    ASSERT_NE(nullptr, slots);
+    ASSERT_NE(nullptr, sum);
+    ASSERT_NE(nullptr, mine);
+    symh_barrier_all();
+    int right = (me() + 1) % npes(), left = (me() + npes() - 1) % npes();
+    std::atomic<int> failures{ 0 };
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) {
+        pool.emplace_back([&, t] {
+            for (int i = 0; i < per_thread; ++i) {
+                long v = (long)me() * 100000 + t * 1000 + i;
+                if (i % 2 == 0) {
+                    symh_long_p(&slots[t * per_thread + i], v, right);
+                } else { // from the heap (registered): the source stays untouched until quiet
+                    mine[t * per_thread + i] = v;
+                    symh_long_put_nbi(&slots[t * per_thread + i], &mine[t * per_thread + i], 1,
+                                      right);
+                }
+                symh_long_atomic_add(sum, 1, 0);
+                if (symh_last_error() != SYMH_OK)
+                    failures++;
+            }
+            symh_quiet();
+            for (int i = 0; i < per_thread; i += 20) {
+                long back = symh_long_g(&slots[t * per_thread + i], right);
+                if (back != (long)me() * 100000 + t * 1000 + i)
+                    failures++;
+            }
+        });
+    }
+    for (auto &th : pool)
+        th.join();
+    EXPECT_EQ(0, failures.load());
+    symh_barrier_all();
+    for (int t = 0; t < threads; ++t)
+        for (int i = 0; i < per_thread; ++i)
+            ASSERT_EQ((long)left * 100000 + t * 1000 + i, slots[t * per_thread + i])
+                << t << " " << i;
+    if (me() == 0) {
+        EXPECT_EQ((long)npes() * threads * per_thread, *sum);
+    }
+    symh_barrier_all();
+    symh_free(mine);
+    symh_free(sum);
+    symh_free(slots);
 }
 
 // PEs reach finalize at different times, with non-blocking puts still outstanding: finalize
