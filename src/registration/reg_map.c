@@ -26,6 +26,8 @@
 #include "registration/reg_map.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +81,7 @@ typedef struct {
 } symh_reg_pool_t;
 
 struct symh_reg_map {
-    pthread_rwlock_t lock;
+    _Atomic uint32_t lock;   /* symh_reg_lock_*: readers count, writer and waiting-writer bits */
     symh_reg_pool_t inners;  /* symh_reg_inner_t */
     symh_reg_pool_t leaves;  /* symh_reg_leaf_t */
     symh_reg_pool_t records; /* symh_reg_entry_t; released: length 0, base links the free list */
@@ -102,6 +104,75 @@ typedef struct {
 #define INNER(m, i) (&((symh_reg_inner_t *)(m)->inners.mem)[i])
 #define LEAF(m, i)  (&((symh_reg_leaf_t *)(m)->leaves.mem)[i])
 #define ENTRY(m, i) (&((symh_reg_entry_t *)(m)->records.mem)[i])
+
+/* ---- the lock -------------------------------------------------------------------------------- */
+
+/* A writer-preferring reader-writer lock in one word: bit 31 a writer holds it, bit 30 a writer
+ * waits (new readers hold back), the rest counts readers. The write unlock is a plain release
+ * store, the uncontended write lock one CAS: about half what glibc's rwlock costs per
+ * insert/remove, which the device allocator pays twice per allocation (docs/registry.md). Waits
+ * spin briefly, then yield the core (PEs may outnumber cores). */
+#define SYMH_REG_LOCK_WRITER  (1u << 31)
+#define SYMH_REG_LOCK_WAITING (1u << 30)
+#define SYMH_REG_LOCK_SPINS   64
+
+static inline void symh_reg_lock_pause(unsigned *spins)
+{
+    if (++*spins < SYMH_REG_LOCK_SPINS) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    } else {
+        *spins = 0;
+        sched_yield();
+    }
+}
+
+static void symh_reg_lock_write(_Atomic uint32_t *lock)
+{
+    unsigned spins = 0;
+    uint32_t s;
+
+    for (;;) {
+        s = atomic_load_explicit(lock, memory_order_relaxed);
+        if ((s & ~SYMH_REG_LOCK_WAITING) == 0) { /* free (writers may be waiting: us too) */
+            if (atomic_compare_exchange_weak_explicit(lock, &s, SYMH_REG_LOCK_WRITER,
+                                                      memory_order_acquire, memory_order_relaxed))
+                return;
+            continue;
+        }
+        if (!(s & SYMH_REG_LOCK_WAITING))
+            atomic_fetch_or_explicit(lock, SYMH_REG_LOCK_WAITING, memory_order_relaxed);
+        symh_reg_lock_pause(&spins);
+    }
+}
+
+static inline void symh_reg_unlock_write(_Atomic uint32_t *lock)
+{
+    /* Clears a waiting bit too: the writers still waiting set it again on their next turn. */
+    atomic_store_explicit(lock, 0, memory_order_release);
+}
+
+static void symh_reg_lock_read(_Atomic uint32_t *lock)
+{
+    uint32_t s = atomic_load_explicit(lock, memory_order_relaxed);
+    unsigned spins = 0;
+
+    for (;;) {
+        if (!(s & (SYMH_REG_LOCK_WRITER | SYMH_REG_LOCK_WAITING)) &&
+            atomic_compare_exchange_weak_explicit(lock, &s, s + 1, memory_order_acquire,
+                                                  memory_order_relaxed))
+            return;
+        if (s & (SYMH_REG_LOCK_WRITER | SYMH_REG_LOCK_WAITING))
+            symh_reg_lock_pause(&spins);
+        s = atomic_load_explicit(lock, memory_order_relaxed);
+    }
+}
+
+static inline void symh_reg_unlock_read(_Atomic uint32_t *lock)
+{
+    atomic_fetch_sub_explicit(lock, 1, memory_order_release);
+}
 
 /* ---- pools ----------------------------------------------------------------------------------- */
 
@@ -696,9 +767,7 @@ static void pool_init(symh_reg_pool_t *p)
 
 int symh_reg_map_create(symh_reg_map_t **map)
 {
-    pthread_rwlockattr_t attr;
     symh_reg_map_t *m;
-    int ret;
 
     if (map == NULL)
         return SYMH_ERR_INVALID_ARG;
@@ -716,14 +785,7 @@ int symh_reg_map_create(symh_reg_map_t **map)
         goto err_pools;
     tree_build(m, NULL, 0);
 
-    ret = pthread_rwlockattr_init(&attr);
-    if (ret != 0)
-        goto err_pools;
-    pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-    ret = pthread_rwlock_init(&m->lock, &attr);
-    pthread_rwlockattr_destroy(&attr);
-    if (ret != 0)
-        goto err_pools;
+    atomic_init(&m->lock, 0);
     *map = m;
     return SYMH_OK;
 
@@ -739,7 +801,6 @@ void symh_reg_map_destroy(symh_reg_map_t *map)
 {
     if (map == NULL)
         return;
-    pthread_rwlock_destroy(&map->lock);
     pools_free(map);
     free(map);
 }
@@ -760,7 +821,7 @@ int symh_reg_map_insert(symh_reg_map_t *map, const symh_reg_entry_t *entry,
         return SYMH_ERR_INVALID_ARG;
     end = base + entry->length;
 
-    pthread_rwlock_wrlock(&map->lock);
+    symh_reg_lock_write(&map->lock);
     /* Only the predecessor (greatest base <= base) can reach over `base`, and only the successor
      * can start before `end`; the predecessor is the lower of the two. The successor is the next
      * slot, or the next leaf's first. */
@@ -796,7 +857,7 @@ int symh_reg_map_insert(symh_reg_map_t *map, const symh_reg_entry_t *entry,
     tree_insert(map, path, leaf, slot, base, end, rec);
     map->count++;
 out:
-    pthread_rwlock_unlock(&map->lock);
+    symh_reg_unlock_write(&map->lock);
     return status;
 }
 
@@ -816,7 +877,7 @@ int symh_reg_map_take(symh_reg_map_t *map, uintptr_t addr,
 
     if (map == NULL)
         return SYMH_ERR_INVALID_ARG;
-    pthread_rwlock_wrlock(&map->lock);
+    symh_reg_lock_write(&map->lock);
     leaf = tree_descend(map, addr, path);
     lf = LEAF(map, leaf);
     slot = leaf_rank(lf, addr);
@@ -834,22 +895,22 @@ int symh_reg_map_take(symh_reg_map_t *map, uintptr_t addr,
     tree_remove(map, path, leaf, slot);
     map->count--;
 out:
-    pthread_rwlock_unlock(&map->lock);
+    symh_reg_unlock_write(&map->lock);
     return status;
 }
 
 int symh_reg_map_lookup(const symh_reg_map_t *map, uintptr_t addr, symh_reg_entry_t *entry)
 {
     /* The lock is the one mutable part of a map that lookups otherwise only read. */
-    pthread_rwlock_t *lock;
+    _Atomic uint32_t *lock;
     const symh_reg_leaf_t *lf;
     uint32_t slot;
     int status = SYMH_OK;
 
     if (map == NULL)
         return SYMH_ERR_INVALID_ARG;
-    lock = (pthread_rwlock_t *)&map->lock;
-    pthread_rwlock_rdlock(lock);
+    lock = (_Atomic uint32_t *)&map->lock;
+    symh_reg_lock_read(lock);
     lf = LEAF(map, tree_descend(map, addr, NULL));
     slot = leaf_rank(lf, addr);
     /* Ranges never wrap and base[slot - 1] <= addr, so addr < end is the bounds check. */
@@ -857,21 +918,21 @@ int symh_reg_map_lookup(const symh_reg_map_t *map, uintptr_t addr, symh_reg_entr
         status = SYMH_ERR_NOT_REGISTERED;
     else if (entry != NULL)
         *entry = *ENTRY(map, lf->rec[slot - 1]);
-    pthread_rwlock_unlock(lock);
+    symh_reg_unlock_read(lock);
     return status;
 }
 
 size_t symh_reg_map_count(const symh_reg_map_t *map)
 {
-    pthread_rwlock_t *lock;
+    _Atomic uint32_t *lock;
     size_t count;
 
     if (map == NULL)
         return 0;
-    lock = (pthread_rwlock_t *)&map->lock;
-    pthread_rwlock_rdlock(lock);
+    lock = (_Atomic uint32_t *)&map->lock;
+    symh_reg_lock_read(lock);
     count = map->count;
-    pthread_rwlock_unlock(lock);
+    symh_reg_unlock_read(lock);
     return count;
 }
 
@@ -883,7 +944,7 @@ size_t symh_reg_map_remove_if(symh_reg_map_t *map, int (*keep)(const symh_reg_en
 
     if (map == NULL || keep == NULL)
         return 0;
-    pthread_rwlock_wrlock(&map->lock);
+    symh_reg_lock_write(&map->lock);
     /* Keepers in base order into scratch (the leaves' chain), then one rebuild over emptied
      * pools: O(n) whatever the number removed, and no allocation. */
     leaf = map->root;
@@ -910,7 +971,7 @@ size_t symh_reg_map_remove_if(symh_reg_map_t *map, int (*keep)(const symh_reg_en
         tree_build(map, map->scratch, kept);
     }
     map->count = kept;
-    pthread_rwlock_unlock(&map->lock);
+    symh_reg_unlock_write(&map->lock);
     return removed;
 }
 
@@ -1063,12 +1124,12 @@ bad:
 
 int symh_reg_map_check(const symh_reg_map_t *map)
 {
-    pthread_rwlock_t *lock = (pthread_rwlock_t *)&map->lock;
+    _Atomic uint32_t *lock = (_Atomic uint32_t *)&map->lock;
     symh_reg_check_t st = { 0, 0, SYMH_REG_MAP_NIL, 0, 0, 0 };
     int status = SYMH_ERR_SYSTEM;
     uintptr_t min;
 
-    pthread_rwlock_rdlock(lock);
+    symh_reg_lock_read(lock);
     if (map->height >= SYMH_REG_MAP_MAX_HEIGHT) {
         symh_error("registry check: tree height %u", map->height);
         goto out;
@@ -1095,6 +1156,6 @@ int symh_reg_map_check(const symh_reg_map_t *map)
     }
     status = SYMH_OK;
 out:
-    pthread_rwlock_unlock(lock);
+    symh_reg_unlock_read(lock);
     return status;
 }
