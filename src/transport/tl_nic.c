@@ -49,35 +49,14 @@ static const symh_tl_nic_t *symh_tl_nic_of(symh_tl_id_t id)
 
 int symh_tl_nic_routed(int pe)
 {
-    symh_tl_id_t route = symh_tl_route_of(pe);
-
     /* Every PE once the NIC is active: it carries every atomic of the job, to IPC peers and to
-     * this PE too. */
-    return route == SYMH_TL_UCX || route == SYMH_TL_OFI || symh_tl_nic != NULL;
+     * this PE too (so a route of its own is no longer the question). */
+    (void)pe;
+    return symh_tl_nic != NULL;
 }
 
-static void symh_tl_nic_boot_progress(void)
-{
-    const symh_tl_nic_t *nic = symh_tl_nic;
-
-    if (nic != NULL)
-        (void)nic->ops.progress();
-}
-
-static int symh_tl_nic_map_local(void *addr, size_t length, void **handle)
-{
-    return symh_tl_nic->map_local(addr, length, handle);
-}
-
-static void symh_tl_nic_unmap_local(void *handle)
-{
-    symh_tl_nic->unmap_local(handle);
-}
-
-static const symh_reg_nic_hooks_t symh_tl_nic_hooks = {
-    .map = symh_tl_nic_map_local,
-    .unmap = symh_tl_nic_unmap_local,
-};
+/* The registration layer's hooks, pointed at the active transport's map_local/unmap_local. */
+static symh_reg_nic_hooks_t symh_tl_nic_hooks;
 
 int symh_tl_nic_init(void)
 {
@@ -118,7 +97,8 @@ int symh_tl_nic_init(void)
         symh_tl_nic_fini();
         return status;
     }
-    symh_boot_set_progress(symh_tl_nic_boot_progress);
+    symh_boot_set_progress(symh_tl_nic_progress);
+    symh_tl_nic_hooks = (symh_reg_nic_hooks_t){ .map = nic->map_local, .unmap = nic->unmap_local };
     symh_reg_set_nic_hooks(&symh_tl_nic_hooks);
     symh_tl_rma.amo_ops = &nic->ops;
     symh_debug("symh_init: the %s transport is up", nic->ops.name);
@@ -246,7 +226,10 @@ void symh_tl_nic_symm_remove(size_t window_offset)
 
 void symh_tl_nic_progress(void)
 {
-    symh_tl_nic_boot_progress();
+    const symh_tl_nic_t *nic = symh_tl_nic;
+
+    if (nic != NULL)
+        (void)nic->ops.progress();
 }
 
 int symh_tl_nic_quiet(void)

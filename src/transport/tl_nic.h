@@ -25,7 +25,9 @@ typedef struct {
      * found registered (symh_tl_nic_local). put/get return when the local buffer may be reused
      * (put) or holds the data (get); put_nbi/get_nbi may return at once (quiet completes them).
      * fence orders earlier puts/AMOs before later ones to each PE; quiet completes everything
-     * outstanding (remote completion). progress drives the transport once, without blocking. */
+     * outstanding (remote completion). progress drives the transport once, without blocking.
+     * Every put/get/amo drives the transport at least once, even one that completes at once: a
+     * PE spinning on atomics to its own word must keep serving peers that need its progress. */
     symh_tl_ops_t ops;
 
     /* Collective over every PE of the job. Creates the transport's state, connects to every PE
@@ -67,8 +69,8 @@ extern uintptr_t *symh_tl_nic_base;
 /* Key slots a transport keeps per PE: 1 + SYMH_MAX_SYMM_REGIONS (set before init is called). */
 extern int symh_tl_nic_n_slots;
 
-/* Whether this PE talks to `pe` through the NIC: its route is the NIC transport, or the NIC is
- * active (it carries every atomic of the job, to IPC peers and this PE included). */
+/* Whether the transport connects to `pe`: every PE while a NIC is active (it carries every
+ * atomic of the job, to IPC peers and this PE included, besides the RMA of NIC-routed peers). */
 int symh_tl_nic_routed(int pe);
 
 /* Collective (all PEs, after symh_tl_rma_init): starts the NIC transport when any PE routes to

@@ -112,12 +112,6 @@ void symh_tl_rma_ops_done(const char *func, int pe, int status)
 {
     const symh_tl_ops_t *ops = symh_tl_ops_of(pe);
 
-    /* Every NIC operation drives the NIC once: an operation that completed at once (an atomic on
-     * this PE's own word) would otherwise leave peers waiting for this PE's progress, and a PE
-     * spinning on such operations (a lock on its own word) would starve them. */
-    if (symh_tl_nic != NULL)
-        symh_tl_nic_progress();
-
     if (status == SYMH_OK || status == SYMH_ERR_NOT_REGISTERED) /* the latter logged already */
         ;
     else if (ops == &symh_tl_none_ops)
@@ -130,20 +124,31 @@ void symh_tl_rma_ops_done(const char *func, int pe, int status)
     symh_status_set(status);
 }
 
-void symh_tl_rma_ops_xfer(const char *func, int is_put, int nbi, void *dest, const void *source,
-                          size_t bytes, int pe)
+/* Through a NIC transport the local side must be memory symheap knows (tl_nic.h); SYMH_OK for
+ * every other route. Logged and recorded when refused. */
+static int symh_tl_rma_local_ok(const char *func, const symh_tl_ops_t *ops, const void *local,
+                                size_t bytes)
 {
-    const symh_tl_ops_t *ops = symh_tl_ops_of(pe);
     int status, slot;
     void *handle;
 
-    if (symh_tl_nic != NULL && ops == &symh_tl_nic->ops) {
-        status = symh_tl_nic_local(func, is_put ? source : dest, bytes, &slot, &handle);
-        if (status != SYMH_OK) {
-            symh_status_set(status);
-            return;
-        }
-    }
+    if (symh_tl_nic == NULL || ops != &symh_tl_nic->ops)
+        return SYMH_OK;
+    status = symh_tl_nic_local(func, local, bytes, &slot, &handle);
+    if (status != SYMH_OK)
+        symh_status_set(status);
+    return status;
+}
+
+void symh_tl_rma_ops_xfer(const char *func, int is_put, int flags, void *dest, const void *source,
+                          size_t bytes, int pe)
+{
+    const symh_tl_ops_t *ops = symh_tl_ops_of(pe);
+    int nbi = flags & SYMH_TL_RMA_NBI, status;
+
+    if (!(flags & SYMH_TL_RMA_OWN_LOCAL) &&
+        symh_tl_rma_local_ok(func, ops, is_put ? source : dest, bytes) != SYMH_OK)
+        return;
     if (is_put)
         status = nbi && ops->put_nbi != NULL ? ops->put_nbi(dest, source, bytes, pe)
                                              : ops->put(dest, source, bytes, pe);
@@ -167,7 +172,7 @@ static int symh_tl_rma_null_local(const char *func, const char *arg, const void 
 static inline __attribute__((always_inline)) void symh_tl_rma_put(const char *func, void *dest,
                                                                   const void *source, size_t nelems,
                                                                   size_t size, size_t align, int pe,
-                                                                  int nbi)
+                                                                  int flags)
 {
     char *remote;
 
@@ -181,7 +186,7 @@ static inline __attribute__((always_inline)) void symh_tl_rma_put(const char *fu
     if (!symh_tl_rma_target(func, "dest", dest, nelems, size, align, pe, &remote))
         return;
     if (remote == NULL) {
-        symh_tl_rma_ops_xfer(func, 1, nbi, dest, source, nelems * size, pe);
+        symh_tl_rma_ops_xfer(func, 1, flags, dest, source, nelems * size, pe);
         return;
     }
     memcpy(remote, source, nelems * size);
@@ -191,7 +196,7 @@ static inline __attribute__((always_inline)) void symh_tl_rma_put(const char *fu
 static inline __attribute__((always_inline)) void symh_tl_rma_get(const char *func, void *dest,
                                                                   const void *source, size_t nelems,
                                                                   size_t size, size_t align, int pe,
-                                                                  int nbi)
+                                                                  int flags)
 {
     char *remote;
 
@@ -205,44 +210,10 @@ static inline __attribute__((always_inline)) void symh_tl_rma_get(const char *fu
     if (!symh_tl_rma_target(func, "source", source, nelems, size, align, pe, &remote))
         return;
     if (remote == NULL) {
-        symh_tl_rma_ops_xfer(func, 0, nbi, dest, source, nelems * size, pe);
+        symh_tl_rma_ops_xfer(func, 0, flags, dest, source, nelems * size, pe);
         return;
     }
     memcpy(dest, remote, nelems * size);
-    symh_status_set(SYMH_OK);
-}
-
-/* Single elements from and into a value of the caller (symh_T_p, symh_T_g): the value is symheap's
- * own memory, not the application's, so a NIC route takes it without the registration check. */
-static inline __attribute__((always_inline)) void
-symh_tl_rma_p(const char *func, void *dest, const void *value, size_t size, size_t align, int pe)
-{
-    char *remote;
-
-    SYMH_TL_RMA_CHECK_UP_IN(func, );
-    if (!symh_tl_rma_target(func, "dest", dest, 1, size, align, pe, &remote))
-        return;
-    if (remote == NULL) {
-        symh_tl_rma_ops_done(func, pe, symh_tl_ops_of(pe)->put(dest, value, size, pe));
-        return;
-    }
-    memcpy(remote, value, size);
-    symh_status_set(SYMH_OK);
-}
-
-static inline __attribute__((always_inline)) void
-symh_tl_rma_g(const char *func, void *value, const void *source, size_t size, size_t align, int pe)
-{
-    char *remote;
-
-    SYMH_TL_RMA_CHECK_UP_IN(func, );
-    if (!symh_tl_rma_target(func, "source", source, 1, size, align, pe, &remote))
-        return;
-    if (remote == NULL) {
-        symh_tl_rma_ops_done(func, pe, symh_tl_ops_of(pe)->get(value, source, size, pe));
-        return;
-    }
-    memcpy(value, remote, size);
     symh_status_set(SYMH_OK);
 }
 
@@ -300,18 +271,9 @@ symh_tl_rma_strided(const char *func, int is_put, void *dest, const void *source
         symh_status_set(SYMH_OK);
         return;
     }
-    if (symh_tl_nic != NULL && symh_tl_ops_of(pe) == &symh_tl_nic->ops) {
-        int slot;
-        void *handle;
-
-        status =
-            symh_tl_nic_local(func, is_put ? source : dest,
-                              symh_tl_rma_span(nelems, is_put ? sst : dst) * size, &slot, &handle);
-        if (status != SYMH_OK) {
-            symh_status_set(status);
-            return;
-        }
-    }
+    if (symh_tl_rma_local_ok(func, symh_tl_ops_of(pe), is_put ? source : dest,
+                             symh_tl_rma_span(nelems, is_put ? sst : dst) * size) != SYMH_OK)
+        return;
     for (i = 0; i < nelems && status == SYMH_OK; ++i) {
         d = (char *)dest + i * (size_t)dst * size;
         s = (const char *)source + i * (size_t)sst * size;
@@ -323,64 +285,70 @@ symh_tl_rma_strided(const char *func, int is_put, void *dest, const void *source
 
 void symh_putmem(void *dest, const void *source, size_t nelems, int pe)
 {
-    symh_tl_rma_put(__func__, dest, source, nelems, 1, 1, pe, 0);
+    symh_tl_rma_put(__func__, dest, source, nelems, 1, 1, pe, SYMH_TL_RMA_BLOCKING);
 }
 
 void symh_getmem(void *dest, const void *source, size_t nelems, int pe)
 {
-    symh_tl_rma_get(__func__, dest, source, nelems, 1, 1, pe, 0);
+    symh_tl_rma_get(__func__, dest, source, nelems, 1, 1, pe, SYMH_TL_RMA_BLOCKING);
 }
 
 /* Load/store completes in the call; a NIC transport may leave the transfer to quiet. */
 void symh_putmem_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    symh_tl_rma_put(__func__, dest, source, nelems, 1, 1, pe, 1);
+    symh_tl_rma_put(__func__, dest, source, nelems, 1, 1, pe, SYMH_TL_RMA_NBI);
 }
 
 void symh_getmem_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    symh_tl_rma_get(__func__, dest, source, nelems, 1, 1, pe, 1);
+    symh_tl_rma_get(__func__, dest, source, nelems, 1, 1, pe, SYMH_TL_RMA_NBI);
 }
 
-#define SYMH_TL_RMA_DEFINE(NAME, TYPE)                                                        \
-    void symh_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe)             \
-    {                                                                                         \
-        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe, 0); \
-    }                                                                                         \
-    void symh_##NAME##_get(TYPE *dest, const TYPE *source, size_t nelems, int pe)             \
-    {                                                                                         \
-        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe, 0); \
-    }                                                                                         \
-    void symh_##NAME##_put_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)         \
-    {                                                                                         \
-        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe, 1); \
-    }                                                                                         \
-    void symh_##NAME##_get_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)         \
-    {                                                                                         \
-        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe, 1); \
-    }                                                                                         \
-    void symh_##NAME##_p(TYPE *dest, TYPE value, int pe)                                      \
-    {                                                                                         \
-        symh_tl_rma_p(__func__, dest, &value, sizeof(TYPE), _Alignof(TYPE), pe);              \
-    }                                                                                         \
-    TYPE symh_##NAME##_g(const TYPE *source, int pe)                                          \
-    {                                                                                         \
-        TYPE value = 0;                                                                       \
-                                                                                              \
-        symh_tl_rma_g(__func__, &value, source, sizeof(TYPE), _Alignof(TYPE), pe);            \
-        return value;                                                                         \
-    }                                                                                         \
-    void symh_##NAME##_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,     \
-                            size_t nelems, int pe)                                            \
-    {                                                                                         \
-        symh_tl_rma_strided(__func__, 1, dest, source, dst, sst, nelems, sizeof(TYPE),        \
-                            _Alignof(TYPE), pe);                                              \
-    }                                                                                         \
-    void symh_##NAME##_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,     \
-                            size_t nelems, int pe)                                            \
-    {                                                                                         \
-        symh_tl_rma_strided(__func__, 0, dest, source, dst, sst, nelems, sizeof(TYPE),        \
-                            _Alignof(TYPE), pe);                                              \
+#define SYMH_TL_RMA_DEFINE(NAME, TYPE)                                                    \
+    void symh_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe)         \
+    {                                                                                     \
+        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe, \
+                        SYMH_TL_RMA_BLOCKING);                                            \
+    }                                                                                     \
+    void symh_##NAME##_get(TYPE *dest, const TYPE *source, size_t nelems, int pe)         \
+    {                                                                                     \
+        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe, \
+                        SYMH_TL_RMA_BLOCKING);                                            \
+    }                                                                                     \
+    void symh_##NAME##_put_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)     \
+    {                                                                                     \
+        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe, \
+                        SYMH_TL_RMA_NBI);                                                 \
+    }                                                                                     \
+    void symh_##NAME##_get_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)     \
+    {                                                                                     \
+        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe, \
+                        SYMH_TL_RMA_NBI);                                                 \
+    }                                                                                     \
+    void symh_##NAME##_p(TYPE *dest, TYPE value, int pe)                                  \
+    {                                                                                     \
+        symh_tl_rma_put(__func__, dest, &value, 1, sizeof(TYPE), _Alignof(TYPE), pe,      \
+                        SYMH_TL_RMA_OWN_LOCAL);                                           \
+    }                                                                                     \
+    TYPE symh_##NAME##_g(const TYPE *source, int pe)                                      \
+    {                                                                                     \
+        TYPE value = 0;                                                                   \
+                                                                                          \
+        symh_tl_rma_get(__func__, &value, source, 1, sizeof(TYPE), _Alignof(TYPE), pe,    \
+                        SYMH_TL_RMA_OWN_LOCAL);                                           \
+        return value;                                                                     \
+    }                                                                                     \
+    void symh_##NAME##_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, \
+                            size_t nelems, int pe)                                        \
+    {                                                                                     \
+        symh_tl_rma_strided(__func__, 1, dest, source, dst, sst, nelems, sizeof(TYPE),    \
+                            _Alignof(TYPE), pe);                                          \
+    }                                                                                     \
+    void symh_##NAME##_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, \
+                            size_t nelems, int pe)                                        \
+    {                                                                                     \
+        symh_tl_rma_strided(__func__, 0, dest, source, dst, sst, nelems, sizeof(TYPE),    \
+                            _Alignof(TYPE), pe);                                          \
     }
 SYMH_RMA_TYPES(SYMH_TL_RMA_DEFINE)
 #undef SYMH_TL_RMA_DEFINE

@@ -45,10 +45,17 @@ int symh_tl_rma_slow(const char *func, const char *arg, const void *addr, size_t
  * `func` when it failed. */
 void symh_tl_rma_ops_done(const char *func, int pe, int status);
 
+/* How a transfer goes (flags of symh_tl_rma_ops_xfer): BLOCKING returns with the local buffer
+ * reusable (put) or filled (get); NBI may leave it to quiet; OWN_LOCAL: the local side is
+ * symheap's own memory (the value of symh_T_p/g), not subject to the NIC's registration check. */
+#define SYMH_TL_RMA_BLOCKING  0
+#define SYMH_TL_RMA_NBI       1
+#define SYMH_TL_RMA_OWN_LOCAL 2
+
 /* A contiguous transfer through PE pe's ops table: checks that the local buffer is registered
- * when the route is a NIC transport (SYMH_ERR_NOT_REGISTERED, nothing sent), then puts or gets
- * (the _nbi slot when `nbi` and the route has one) and records the outcome. */
-void symh_tl_rma_ops_xfer(const char *func, int is_put, int nbi, void *dest, const void *source,
+ * when the route is a NIC transport (SYMH_ERR_NOT_REGISTERED, nothing sent; not for OWN_LOCAL),
+ * then puts or gets (the _nbi slot for NBI when the route has one) and records the outcome. */
+void symh_tl_rma_ops_xfer(const char *func, int is_put, int flags, void *dest, const void *source,
                           size_t bytes, int pe);
 
 /* Checks the symmetric range [addr, addr + nelems * elem_size) for `pe` (the heap inline, a

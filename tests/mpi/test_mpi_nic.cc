@@ -24,6 +24,7 @@
 #include <symheap/rma.h>
 
 #include "mpi_test_util.hpp"
+#include "shim_core.h"
 
 namespace
 {
@@ -51,6 +52,40 @@ size_t count(const std::string &log, const std::string &part)
     for (size_t at = log.find(part); at != std::string::npos; at = log.find(part, at + 1))
         ++n;
     return n;
+}
+
+// A NIC transport that cannot start (UCX given no usable wire, or libfabric an unknown provider)
+// fails symh_init on every PE with SYMH_ERR_TRANSPORT and the library's reason logged, leaves
+// nothing initialized, and a later init without the bad setting works (the Nic suite below).
+class NicStart : public SymhTest
+{
+};
+
+TEST_F(NicStart, TransportThatCannotStartFailsInitEverywhere)
+{
+    bool ucx = std::string(symh_shim_tl_nic_built()).find("ucx") != std::string::npos;
+    const char *var = ucx ? "UCX_TLS" : "SYMH_OFI_PROVIDER";
+    // The configuration's own settings come back afterwards.
+    const char *was_transport = getenv("SYMH_TRANSPORT"), *was_var = getenv(var);
+    std::string transport = was_transport ? was_transport : "", value = was_var ? was_var : "";
+    setenv("SYMH_TRANSPORT", ucx ? "ucx" : "ofi", 1);
+    setenv(var, "no_such_wire", 1);
+    int status = SYMH_OK;
+    // At the thread level of the Nic suite: the failed init leaves MPI up at that level.
+    std::string log =
+        symh_captured_log([&] { status = symh_init_thread(SYMH_THREAD_MULTIPLE, nullptr); });
+    if (was_var)
+        setenv(var, value.c_str(), 1);
+    else
+        unsetenv(var);
+    if (was_transport)
+        setenv("SYMH_TRANSPORT", transport.c_str(), 1);
+    else
+        unsetenv("SYMH_TRANSPORT");
+    EXPECT_EQ(0, symh_initialized());
+    EXPECT_NE(std::string::npos, log.find(ucx ? "ucp_init failed" : "fi_getinfo failed")) << log;
+    EXPECT_EQ(SYMH_ERR_TRANSPORT, status);
+    EXPECT_EQ(npes(), count_pes(status == SYMH_ERR_TRANSPORT)) << "every PE failed";
 }
 
 // The suite runs at SYMH_THREAD_MULTIPLE (the NIC transports then use their thread-safe modes),
@@ -162,6 +197,12 @@ TEST_F(Nic, ValuesOfPAndGAndAtomicOperandsNeedNoRegistration)
     EXPECT_EQ(1000 + left, v[0]);
     EXPECT_EQ(1000 + me(), symh_long_g(&v[0], right)) << "what this PE put there";
     EXPECT_EQ(SYMH_OK, symh_last_error());
+    symh_barrier_all(); // every PE has read its own word before the left neighbour swaps it
+    // Operands and results of atomics live on the stack too.
+    long cond = 1000 + me(), swapped = symh_long_atomic_compare_swap(&v[0], cond, 7, right);
+    EXPECT_EQ(cond, swapped);
+    EXPECT_EQ(7, symh_long_atomic_fetch(&v[0], right));
+    EXPECT_EQ(SYMH_OK, symh_last_error());
     symh_barrier_all();
     symh_free(v);
 }
@@ -186,10 +227,15 @@ TEST_F(Nic, DeviceAllocationIsALocalSideWithoutRegistration)
     EXPECT_EQ(SYMH_OK, symh_last_error());
     EXPECT_EQ(0x30 + me(), ((unsigned char *)dev)[bytes / 2]);
     symh_barrier_all();
-    // Freed, its memory is unknown again: refused as a local side of a NIC operation.
+    // Freed, its memory is unknown again: refused as a local side of a NIC operation (the
+    // check comes before anything reads it).
     void *stale = dev;
     ASSERT_EQ(SYMH_OK, symh_dev_free(&dev, SYMH_DEVICE_ANY));
-    (void)stale;
+    int nic = nic_peers().front();
+    std::string log = symh_captured_log([&] { symh_putmem(target, stale, 8, nic); });
+    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
+    EXPECT_EQ(1u, log_lines(log)) << log;
+    symh_barrier_all();
     symh_free(target);
 }
 
@@ -274,9 +320,7 @@ TEST_F(Nic, TokenRingWithWaitUntil)
     int n = npes(), right = (me() + 1) % n;
     for (long lap = 1; lap <= 50; ++lap) {
         long value = lap * n + me();
-        if (me() != 0)
-            symh_long_wait_until(token, SYMH_CMP_EQ, value - 1);
-        else if (lap > 1)
+        if (me() != 0 || lap > 1) // PE 0 starts the first lap
             symh_long_wait_until(token, SYMH_CMP_EQ, value - 1);
         symh_long_p(token, value, right);
         symh_quiet();
@@ -291,7 +335,7 @@ TEST_F(Nic, TokenRingWithWaitUntil)
 // the same word stay atomic because every atomic of a NIC job takes the NIC's path.
 TEST_F(Nic, AtomicsFromEveryPeOnOneWordAreExact)
 {
-    auto *w = (long *)symh_calloc(3, sizeof(long));
+    auto *w = (long *)symh_calloc(4, sizeof(long));
     ASSERT_NE(nullptr, w);
     symh_barrier_all();
     const int iters = 2000;
@@ -299,11 +343,13 @@ TEST_F(Nic, AtomicsFromEveryPeOnOneWordAreExact)
         symh_long_atomic_add(&w[0], 1, 0);
         (void)symh_long_atomic_fetch_add(&w[1], 2, 0);
     }
+    // A compare-swap lock on w[2] guards a plain read-modify-write of w[3] (g, then p, then a
+    // quiet before the release): a lock that let two PEs in would lose increments.
     for (int i = 0; i < 50; ++i) {
         while (symh_long_atomic_compare_swap(&w[2], 0, me() + 1, 0) != 0) {
         }
-        long seen = symh_long_g(&w[0], 0); // inside the lock
-        (void)seen;
+        symh_long_p(&w[3], symh_long_g(&w[3], 0) + 1, 0);
+        symh_quiet();
         EXPECT_EQ(me() + 1, symh_long_atomic_swap(&w[2], 0, 0));
     }
     symh_barrier_all();
@@ -311,6 +357,7 @@ TEST_F(Nic, AtomicsFromEveryPeOnOneWordAreExact)
         EXPECT_EQ((long)iters * npes(), w[0]);
         EXPECT_EQ(2L * iters * npes(), w[1]);
         EXPECT_EQ(0, w[2]);
+        EXPECT_EQ(50L * npes(), w[3]);
     }
     symh_barrier_all();
     symh_free(w);

@@ -685,45 +685,26 @@ static int symh_tl_ucx_amo(symh_tl_amo_op_t op, void *dest, size_t size, const v
     int rc = symh_tl_ucx_remote(dest, size, pe, &ep, &remote, &rkey);
     if (rc != SYMH_OK)
         return rc;
+    /* UCP's opcode of each symheap AMO: FETCH is an add of 0, SET a swap whose old value is
+     * dropped. */
+    static const ucp_atomic_op_t opcodes[] = {
+        [SYMH_TL_AMO_FETCH] = UCP_ATOMIC_OP_ADD, [SYMH_TL_AMO_SET] = UCP_ATOMIC_OP_SWAP,
+        [SYMH_TL_AMO_SWAP] = UCP_ATOMIC_OP_SWAP, [SYMH_TL_AMO_CSWAP] = UCP_ATOMIC_OP_CSWAP,
+        [SYMH_TL_AMO_ADD] = UCP_ATOMIC_OP_ADD,   [SYMH_TL_AMO_AND] = UCP_ATOMIC_OP_AND,
+        [SYMH_TL_AMO_OR] = UCP_ATOMIC_OP_OR,     [SYMH_TL_AMO_XOR] = UCP_ATOMIC_OP_XOR,
+    };
     uint64_t operand = 0; /* aligned copies: the caller's words may not be */
     uint64_t reply = 0;
-    ucp_atomic_op_t opcode;
-    switch (op) {
-    case SYMH_TL_AMO_FETCH:
-        opcode = UCP_ATOMIC_OP_ADD; /* operand 0 */
-        break;
-    case SYMH_TL_AMO_SET:
-        opcode = UCP_ATOMIC_OP_SWAP; /* the old value is dropped */
-        memcpy(&operand, value, size);
-        break;
-    case SYMH_TL_AMO_SWAP:
-        opcode = UCP_ATOMIC_OP_SWAP;
-        memcpy(&operand, value, size);
-        break;
-    case SYMH_TL_AMO_CSWAP:
-        opcode = UCP_ATOMIC_OP_CSWAP;
-        memcpy(&operand, cond, size);
-        memcpy(&reply, value, size);
-        break;
-    case SYMH_TL_AMO_ADD:
-        opcode = UCP_ATOMIC_OP_ADD;
-        memcpy(&operand, value, size);
-        break;
-    case SYMH_TL_AMO_AND:
-        opcode = UCP_ATOMIC_OP_AND;
-        memcpy(&operand, value, size);
-        break;
-    case SYMH_TL_AMO_OR:
-        opcode = UCP_ATOMIC_OP_OR;
-        memcpy(&operand, value, size);
-        break;
-    case SYMH_TL_AMO_XOR:
-        opcode = UCP_ATOMIC_OP_XOR;
-        memcpy(&operand, value, size);
-        break;
-    default:
+    if ((unsigned)op >= sizeof(opcodes) / sizeof(opcodes[0])) {
         symh_error("UCX: unknown atomic operation %d", (int)op);
         return SYMH_ERR_INVALID_ARG;
+    }
+    ucp_atomic_op_t opcode = opcodes[op];
+    if (op == SYMH_TL_AMO_CSWAP) {
+        memcpy(&operand, cond, size);
+        memcpy(&reply, value, size);
+    } else if (op != SYMH_TL_AMO_FETCH) {
+        memcpy(&operand, value, size);
     }
     /* Always the fetching form: the call returns once the target word changed (a posted AMO
      * completes when sent; over tcp, to this PE too, a local read right after would miss it),
