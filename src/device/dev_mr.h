@@ -58,4 +58,8 @@ void symh_dev_mr_table_fini(void);
  * entry); *device receives the first such device. */
 int symh_dev_mr_table_holds(const symh_mr_t *mr, int *device);
 
+/* The resource set for `device`, a device id already checked (0 <= device < the device count):
+ * symh_mr_get_per_device without its checks and status, for the device allocator. */
+symh_mr_t *symh_dev_mr_table_slot(int device);
+
 #endif /* SYMH_DEV_MR_H */

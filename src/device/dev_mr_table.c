@@ -72,6 +72,11 @@ int symh_dev_mr_table_holds(const symh_mr_t *mr, int *device)
     return 0;
 }
 
+symh_mr_t *symh_dev_mr_table_slot(int device)
+{
+    return atomic_load_explicit(&symh_dev_mr_table.slots[device], memory_order_acquire);
+}
+
 /* The checks of every table call; logs one line. */
 static int symh_dev_mr_table_check(const char *func, int device)
 {

@@ -9,17 +9,22 @@
  * Layout: three pools indexed by 32-bit numbers. Inner nodes hold up to SYMH_REG_MAP_FANOUT
  * children and the separators between them; leaves hold up to SYMH_REG_MAP_LEAF_MAX ranges as
  * parallel arrays of bases, ends and record numbers, and are chained in base order. Records
- * (`entries`) hold the entries as given and are read only once a range is found. Unused key
- * slots hold UINTPTR_MAX, which no base can be (a range's base + length does not overflow), so a
- * node search is a fixed, branch-free count over all slots.
+ * hold the entries as given (and the leaf holding each) and are read only once a range is found.
+ * Unused key slots hold UINTPTR_MAX, which no base can be (a range's base + length does not
+ * overflow), so a node search is a fixed, branch-free count over all slots. A hash of the live
+ * records by exact base lets a removal at a range's first byte skip the descent.
  *
- * Separators are exact: key[i] of an inner node is the smallest base in the subtree of
- * child[i + 1]. So the leaf a descent reaches always starts at or below `addr` unless it is the
- * leftmost one, and the predecessor is always in that leaf: one descent, no backtracking.
+ * Separators bound both sides: key[i] of an inner node is at most the smallest base under
+ * child[i + 1] and at least the end of every range under child[i] (a split, borrow or build sets
+ * it to the smallest base to its right, which is both; a removal by base may leave it at a base
+ * that is gone). So a range that holds `addr` can only be in the leaf a descent for `addr`
+ * reaches, as the greatest base <= addr there: one descent, no backtracking, and no range at all
+ * when that leaf has no base <= addr.
  *
- * Memory: every pool grows by doubling before anything changes (an insert first reserves one
- * record, one leaf and one inner node per level plus one), so a failed insert leaves the map as
- * it was; remove and remove_if only release. Released nodes and records go on free lists.
+ * Memory: every pool (and the hash, with the records) grows by doubling before anything changes
+ * (an insert first reserves one record, one leaf and one inner node per level plus one), so a
+ * failed insert leaves the map as it was; remove and remove_if only release. Released nodes and
+ * records go on free lists.
  *
  * Locking: lookup and count take the lock shared; insert, remove and remove_if exclusive. The
  * lock prefers writers, so a stream of lookups cannot starve an unregister. */
@@ -41,17 +46,24 @@
 #define SYMH_REG_MAP_FREE        UINT32_MAX /* `n` of a released node */
 #define SYMH_REG_MAP_NO_KEY      UINTPTR_MAX
 #define SYMH_REG_MAP_INITIAL     64
-#define SYMH_REG_MAP_MAX_RECORDS (SYMH_REG_MAP_NIL - 1)
+#define SYMH_REG_MAP_MAX_RECORDS (1u << 31) /* the hash's 2^32 slots are numbered in 32 bits */
 
 /* 16 ranges per leaf: the bases are two cache lines, the whole leaf six. 32 children per inner
  * node: after random inserts (nodes ~70 % full) 1e6 ranges take ~90 000 leaves under four inner
  * levels, the upper three (~200 nodes) always cached. Leaves of 8 and 32 and fan-outs of 16 and
  * 64 measured no better (docs/registry.md). */
-#define SYMH_REG_MAP_LEAF_MAX   16
-#define SYMH_REG_MAP_LEAF_MIN   (SYMH_REG_MAP_LEAF_MAX / 2)
+#define SYMH_REG_MAP_LEAF_MAX 16
+#define SYMH_REG_MAP_LEAF_MIN (SYMH_REG_MAP_LEAF_MAX / 2)
+/* A removal by base (no descent, so no path to rebalance with) may leave a leaf down to this;
+ * the next removal through a descent restores LEAF_MIN (borrow or merge). */
+#define SYMH_REG_MAP_LEAF_FLOOR (SYMH_REG_MAP_LEAF_MIN / 2)
 #define SYMH_REG_MAP_FANOUT     32
 #define SYMH_REG_MAP_FANOUT_MIN (SYMH_REG_MAP_FANOUT / 2)
-/* Every node but the root is at least half full, so 2^32 records need fewer levels than this. */
+/* inner_pos and leaf_rank search in two rounds laid out for these sizes. */
+_Static_assert(SYMH_REG_MAP_FANOUT == 32 && SYMH_REG_MAP_LEAF_MAX == 16,
+               "the two-round node search assumes 31 keys per inner node and 16 per leaf");
+/* Inner nodes but the root are at least half full, leaves a quarter: 2^31 records need far fewer
+ * levels than this. */
 #define SYMH_REG_MAP_MAX_HEIGHT 32
 
 #define SYMH_REG_MAP_LINE 64
@@ -80,13 +92,24 @@ typedef struct {
     uint32_t nfree;
 } symh_reg_pool_t;
 
+/* A record: the entry as given, and the leaf that holds it while it is live (so that a removal
+ * by base, which finds the record in the hash, reaches the leaf with no descent; kept beside the
+ * entry because the hash probe reads the entry's line anyway). */
+typedef struct {
+    symh_reg_entry_t entry;
+    uint32_t leaf;
+} symh_reg_record_t;
+
 struct symh_reg_map {
     _Atomic uint32_t lock;   /* symh_reg_lock_*: readers count, writer and waiting-writer bits */
     symh_reg_pool_t inners;  /* symh_reg_inner_t */
     symh_reg_pool_t leaves;  /* symh_reg_leaf_t */
-    symh_reg_pool_t records; /* symh_reg_entry_t; released: length 0, base links the free list */
+    symh_reg_pool_t records; /* symh_reg_record_t; released: length 0, base links the free list */
     uint32_t *scratch;       /* one per record: remove_if's list of keepers */
-    uint32_t scratch_cap;
+    uint32_t follow_cap;     /* the record capacity scratch and the hash are sized for */
+    uint64_t *hash;          /* live records by exact base (the base hash below) */
+    uint32_t hash_mask;      /* slots - 1 (a power of two, at least twice the records) */
+    uint32_t hash_shift;     /* 64 - log2(slots) */
     uint32_t root;
     uint32_t height; /* inner levels above the leaves; 0: the root is a leaf */
     size_t count;
@@ -101,9 +124,10 @@ typedef struct {
 /* The O(n) invariant walk for tests (tests/shim/shim_reg.h); not part of reg_map.h's interface.
  * Returns SYMH_OK or SYMH_ERR_SYSTEM after logging what is wrong. */
 
-#define INNER(m, i) (&((symh_reg_inner_t *)(m)->inners.mem)[i])
-#define LEAF(m, i)  (&((symh_reg_leaf_t *)(m)->leaves.mem)[i])
-#define ENTRY(m, i) (&((symh_reg_entry_t *)(m)->records.mem)[i])
+#define INNER(m, i)  (&((symh_reg_inner_t *)(m)->inners.mem)[i])
+#define LEAF(m, i)   (&((symh_reg_leaf_t *)(m)->leaves.mem)[i])
+#define RECORD(m, i) (&((symh_reg_record_t *)(m)->records.mem)[i])
+#define ENTRY(m, i)  (&RECORD(m, i)->entry)
 
 /* ---- the lock -------------------------------------------------------------------------------- */
 
@@ -304,24 +328,123 @@ static void record_release(symh_reg_map_t *m, uint32_t n)
     m->records.nfree++;
 }
 
-/* Makes one record available. Records and scratch grow together (scratch holds one number per
- * record); a scratch that failed to follow is retried on the next call. */
+/* ---- the base hash ---------------------------------------------------------------------------
+
+ * Every live record is also found by its exact base: a free or unregister names the start of its
+ * range, and the hash gives the record, the record its leaf, so the removal needs no descent
+ * (docs/registry.md "Removal by base"). Open addressing with linear probing, at most half the
+ * slots in use. A slot holds the record number in its low half and the top 32 bits of the base's
+ * mixed hash in its high half: the home slot is the top bits of that (so a backward shift needs
+ * no record), and a probe reads a record only when those 32 bits match (a mismatching record
+ * would be a cache miss: most records are cold). */
+#define SYMH_REG_HASH_EMPTY UINT64_MAX /* its low half is NIL, which no live record is */
+
+static inline uint64_t hash_mix(uintptr_t base)
+{
+    uint64_t x = (uint64_t)base;
+
+    x ^= x >> 31; /* bases share their low (alignment) bits: fold the high bits down first */
+    x *= 0x9E3779B97F4A7C15ull;
+    x ^= x >> 29;
+    return x;
+}
+
+static inline uint32_t hash_home(const symh_reg_map_t *m, uint64_t slot)
+{
+    return (uint32_t)((slot >> 32) >> (m->hash_shift - 32));
+}
+
+/* The live record whose base is exactly `base`, or NIL. */
+static inline uint32_t hash_find(const symh_reg_map_t *m, uintptr_t base)
+{
+    uint64_t tag = hash_mix(base) & ~(uint64_t)UINT32_MAX, v;
+    uint32_t i;
+
+    for (i = hash_home(m, tag);; i = (i + 1) & m->hash_mask) {
+        v = m->hash[i];
+        if (v == SYMH_REG_HASH_EMPTY)
+            return SYMH_REG_MAP_NIL;
+        if ((v & ~(uint64_t)UINT32_MAX) == tag && ENTRY(m, (uint32_t)v)->base == base)
+            return (uint32_t)v;
+    }
+}
+
+static void hash_add(symh_reg_map_t *m, uint32_t rec)
+{
+    uint64_t v = (hash_mix(ENTRY(m, rec)->base) & ~(uint64_t)UINT32_MAX) | rec;
+    uint32_t i;
+
+    for (i = hash_home(m, v); m->hash[i] != SYMH_REG_HASH_EMPTY; i = (i + 1) & m->hash_mask)
+        ;
+    m->hash[i] = v;
+}
+
+/* Removes live record `rec` (whose base is `base`) by backward shift: each later slot of the
+ * cluster that may fill the hole moves back, so no tombstones are left. */
+static void hash_remove(symh_reg_map_t *m, uint32_t rec, uintptr_t base)
+{
+    uint64_t v = (hash_mix(base) & ~(uint64_t)UINT32_MAX) | rec;
+    uint32_t i, j, home;
+
+    for (i = hash_home(m, v); m->hash[i] != v; i = (i + 1) & m->hash_mask)
+        ;
+    for (j = i;;) {
+        j = (j + 1) & m->hash_mask;
+        if (m->hash[j] == SYMH_REG_HASH_EMPTY)
+            break;
+        home = hash_home(m, m->hash[j]);
+        /* The slot at j stays when its home lies cyclically in (i, j]. */
+        if (((j - home) & m->hash_mask) < ((j - i) & m->hash_mask))
+            continue;
+        m->hash[i] = m->hash[j];
+        i = j;
+    }
+    m->hash[i] = SYMH_REG_HASH_EMPTY;
+}
+
+/* Empties the hash and adds every live record (records[0, top) with a length). */
+static void hash_fill(symh_reg_map_t *m)
+{
+    uint32_t r;
+
+    memset(m->hash, 0xff, ((size_t)m->hash_mask + 1) * sizeof(*m->hash));
+    for (r = 0; r < m->records.top; ++r)
+        if (ENTRY(m, r)->length != 0)
+            hash_add(m, r);
+}
+
+/* Makes one record available. scratch and the hash follow the records' capacity; one
+ * that failed to follow is retried on the next call (nothing uses the new records until then). */
 static int records_reserve(symh_reg_map_t *m)
 {
-    uint32_t *scratch;
+    uint32_t *scratch, shift = 64 - 1;
+    uint64_t *hash;
+    size_t slots = 2;
     int ret;
 
-    ret = pool_reserve(&m->records, sizeof(symh_reg_entry_t), 1, "ranges");
-    if (ret != SYMH_OK || m->scratch_cap == m->records.cap)
+    ret = pool_reserve(&m->records, sizeof(symh_reg_record_t), 1, "ranges");
+    if (ret != SYMH_OK || m->follow_cap == m->records.cap)
         return ret;
     scratch = realloc(m->scratch, (size_t)m->records.cap * sizeof(*scratch));
-    if (scratch == NULL) {
+    if (scratch != NULL)
+        m->scratch = scratch;
+    while (slots < 2 * (size_t)m->records.cap) {
+        slots *= 2;
+        shift--;
+    }
+    hash = pool_realloc(NULL, 0, slots * sizeof(*hash));
+    if (scratch == NULL || hash == NULL) {
+        free(hash);
         symh_error("registry: cannot grow the range table to %u (out of host memory)",
                    m->records.cap);
         return SYMH_ERR_NO_MEMORY;
     }
-    m->scratch = scratch;
-    m->scratch_cap = m->records.cap;
+    free(m->hash);
+    m->hash = hash;
+    m->hash_mask = (uint32_t)(slots - 1);
+    m->hash_shift = shift;
+    hash_fill(m);
+    m->follow_cap = m->records.cap;
     return SYMH_OK;
 }
 
@@ -356,10 +479,15 @@ static inline void node_prefetch(const void *node, size_t size)
         __builtin_prefetch(p + off);
 }
 
-/* The child an inner node leads to for addr. */
+/* The child an inner node leads to for addr. Two rounds: keys 7, 15 and 23 pick the block of
+ * eight that holds the answer, then that block is counted (11 comparisons instead of 31; the keys
+ * are sorted, so every key before the block is <= addr and every key after it is not). The last
+ * block starts at key 23, already known to be <= addr, so that it too is eight keys. */
 static inline uint32_t inner_pos(const symh_reg_inner_t *in, uintptr_t addr)
 {
-    uint32_t c = keys_rank(in->key, SYMH_REG_MAP_FANOUT - 1, addr);
+    uint32_t q = (uint32_t)(in->key[7] <= addr) + (in->key[15] <= addr) + (in->key[23] <= addr);
+    uint32_t start = q < 3 ? 8 * q : 23;
+    uint32_t c = start + keys_rank(&in->key[start], 8, addr);
 
     /* Only addr == UINTPTR_MAX counts the unused slots too. */
     return c < in->n ? c : in->n - 1;
@@ -368,7 +496,8 @@ static inline uint32_t inner_pos(const symh_reg_inner_t *in, uintptr_t addr)
 /* How many ranges of a leaf start at or below addr. */
 static inline uint32_t leaf_rank(const symh_reg_leaf_t *lf, uintptr_t addr)
 {
-    uint32_t c = keys_rank(lf->base, SYMH_REG_MAP_LEAF_MAX, addr);
+    uint32_t start = lf->base[7] <= addr ? 8 : 0; /* two rounds, as inner_pos */
+    uint32_t c = start + keys_rank(&lf->base[start], 8, addr);
 
     return c < lf->n ? c : lf->n;
 }
@@ -388,9 +517,7 @@ static inline uint32_t tree_descend(const symh_reg_map_t *m, uintptr_t addr, sym
             path[h].pos = pos;
         }
         n = in->child[pos];
-        if (h + 1 < m->height)
-            node_prefetch(INNER(m, n), sizeof(symh_reg_inner_t));
-        else
+        if (h + 1 == m->height)
             node_prefetch(LEAF(m, n), sizeof(symh_reg_leaf_t));
     }
     return n;
@@ -419,13 +546,36 @@ static void inner_clear_tail(symh_reg_inner_t *in)
     }
 }
 
-/* Moves slots [from, from + len) of leaf `src` to [to, to + len) of `dst` (may be the same). */
-static void leaf_move(symh_reg_leaf_t *dst, uint32_t to, const symh_reg_leaf_t *src, uint32_t from,
-                      uint32_t len)
+/* Moves slots [from, from + len) of leaf `src` to [to, to + len) of `dst` (may be the same).
+ * Plain loops: at most 16 slots, where three memmove calls cost more than the copying. */
+static inline void leaf_move(symh_reg_leaf_t *dst, uint32_t to, const symh_reg_leaf_t *src,
+                             uint32_t from, uint32_t len)
 {
-    memmove(&dst->base[to], &src->base[from], len * sizeof(dst->base[0]));
-    memmove(&dst->end[to], &src->end[from], len * sizeof(dst->end[0]));
-    memmove(&dst->rec[to], &src->rec[from], len * sizeof(dst->rec[0]));
+    uint32_t i;
+
+    if (dst == src && to > from) {
+        for (i = len; i > 0; --i) {
+            dst->base[to + i - 1] = src->base[from + i - 1];
+            dst->end[to + i - 1] = src->end[from + i - 1];
+            dst->rec[to + i - 1] = src->rec[from + i - 1];
+        }
+        return;
+    }
+    for (i = 0; i < len; ++i) {
+        dst->base[to + i] = src->base[from + i];
+        dst->end[to + i] = src->end[from + i];
+        dst->rec[to + i] = src->rec[from + i];
+    }
+}
+
+/* Notes in the records of slots [from, to) of leaf `leaf` that it holds them (after a move
+ * between leaves). */
+static void leaf_stamp(symh_reg_map_t *m, uint32_t leaf, uint32_t from, uint32_t to)
+{
+    const symh_reg_leaf_t *lf = LEAF(m, leaf);
+
+    for (; from < to; ++from)
+        RECORD(m, lf->rec[from])->leaf = leaf;
 }
 
 /* Removes key[k] and child[k + 1] of an inner node. */
@@ -446,6 +596,7 @@ static void tree_insert(symh_reg_map_t *m, symh_reg_step_t *path, uint32_t leaf,
     uint32_t right, left_n, h;
     uintptr_t sep;
 
+    RECORD(m, rec)->leaf = leaf; /* restamped below if it moves to the right half */
     if (lf->n < SYMH_REG_MAP_LEAF_MAX) {
         leaf_move(lf, slot + 1, lf, slot, lf->n - slot);
         lf->base[slot] = base;
@@ -479,6 +630,7 @@ static void tree_insert(symh_reg_map_t *m, symh_reg_step_t *path, uint32_t leaf,
     leaf_clear_tail(rt);
     rt->next = lf->next;
     lf->next = right;
+    leaf_stamp(m, right, 0, rt->n);
     sep = rt->base[0];
 
     /* Hand (sep, right) to the parents: it goes after child `pos`. */
@@ -550,10 +702,12 @@ static int leaf_rebalance(symh_reg_map_t *m, const symh_reg_step_t *up, uint32_t
             sib->n--;
             leaf_clear_tail(sib);
             p->key[pos - 1] = lf->base[0];
+            RECORD(m, lf->rec[0])->leaf = leaf;
             return 0;
         }
         /* merge into the left sibling */
         leaf_move(sib, sib->n, lf, 0, lf->n);
+        leaf_stamp(m, p->child[pos - 1], sib->n, sib->n + lf->n);
         sib->n += lf->n;
         sib->next = lf->next;
         inner_drop(p, pos - 1);
@@ -563,6 +717,7 @@ static int leaf_rebalance(symh_reg_map_t *m, const symh_reg_step_t *up, uint32_t
     sib = LEAF(m, p->child[1]);
     if (sib->n > SYMH_REG_MAP_LEAF_MIN) { /* borrow the right sibling's first range */
         leaf_move(lf, lf->n, sib, 0, 1);
+        RECORD(m, lf->rec[lf->n])->leaf = leaf;
         lf->n++;
         leaf_move(sib, 0, sib, 1, sib->n - 1);
         sib->n--;
@@ -572,6 +727,7 @@ static int leaf_rebalance(symh_reg_map_t *m, const symh_reg_step_t *up, uint32_t
     }
     /* merge the right sibling into this leaf */
     leaf_move(lf, lf->n, sib, 0, sib->n);
+    leaf_stamp(m, leaf, lf->n, lf->n + sib->n);
     lf->n += sib->n;
     leaf_clear_tail(lf);
     lf->next = sib->next;
@@ -636,6 +792,18 @@ static int inner_rebalance(symh_reg_map_t *m, const symh_reg_step_t *up, uint32_
     return 1;
 }
 
+/* Removes slot `slot` of a leaf, nothing else. */
+static inline void leaf_drop(symh_reg_leaf_t *lf, uint32_t slot)
+{
+    leaf_move(lf, slot, lf, slot + 1, lf->n - slot - 1);
+    lf->n--;
+    /* The tail past the old last slot is already clear: clear just that slot (a loop over the
+     * whole tail compiles to three `rep stos`, a third of a remove's time). */
+    lf->base[lf->n] = SYMH_REG_MAP_NO_KEY;
+    lf->end[lf->n] = 0;
+    lf->rec[lf->n] = SYMH_REG_MAP_NIL;
+}
+
 /* Removes slot `slot` of the leaf at the bottom of `path` (its record already released). */
 static void tree_remove(symh_reg_map_t *m, const symh_reg_step_t *path, uint32_t leaf,
                         uint32_t slot)
@@ -644,7 +812,7 @@ static void tree_remove(symh_reg_map_t *m, const symh_reg_step_t *path, uint32_t
     uint32_t h, n;
 
     /* The leaf's smallest base is a separator in the nearest ancestor the descent left to the
-     * right of a key: keep it exact. A leaf below the root holds at least LEAF_MIN >= 2. */
+     * right of a key: keep it exact. A leaf below the root holds at least LEAF_FLOOR >= 2. */
     if (slot == 0 && m->height > 0) {
         for (h = m->height; h > 0; --h)
             if (path[h - 1].pos > 0) {
@@ -652,14 +820,7 @@ static void tree_remove(symh_reg_map_t *m, const symh_reg_step_t *path, uint32_t
                 break;
             }
     }
-    leaf_move(lf, slot, lf, slot + 1, lf->n - slot - 1);
-    lf->n--;
-    /* The tail past the old last slot is already clear: clear just that slot (a loop over the
-     * whole tail compiles to three `rep stos`, a third of a remove's time). */
-    lf->base[lf->n] = SYMH_REG_MAP_NO_KEY;
-    lf->end[lf->n] = 0;
-    lf->rec[lf->n] = SYMH_REG_MAP_NIL;
-
+    leaf_drop(lf, slot);
     if (m->height == 0 || lf->n >= SYMH_REG_MAP_LEAF_MIN)
         return;
     h = m->height;
@@ -711,6 +872,7 @@ static void tree_build(symh_reg_map_t *m, uint32_t *sorted, uint32_t k)
             lf->base[j] = e->base;
             lf->end[j] = e->base + e->length;
             lf->rec[j] = sorted[at + j];
+            RECORD(m, sorted[at + j])->leaf = leaf;
         }
         lf->n = take;
         lf->next = SYMH_REG_MAP_NIL;
@@ -754,6 +916,7 @@ static void tree_build(symh_reg_map_t *m, uint32_t *sorted, uint32_t k)
 
 static void pools_free(symh_reg_map_t *m)
 {
+    free(m->hash);
     free(m->scratch);
     free(m->records.mem);
     free(m->leaves.mem);
@@ -777,7 +940,7 @@ int symh_reg_map_create(symh_reg_map_t **map)
     pool_init(&m->inners);
     pool_init(&m->leaves);
     pool_init(&m->records);
-    if (pool_reserve(&m->records, sizeof(symh_reg_entry_t), SYMH_REG_MAP_INITIAL, "ranges") !=
+    if (pool_reserve(&m->records, sizeof(symh_reg_record_t), SYMH_REG_MAP_INITIAL, "ranges") !=
             SYMH_OK ||
         records_reserve(m) != SYMH_OK ||
         pool_reserve(&m->leaves, sizeof(symh_reg_leaf_t), 4, "registry leaves") != SYMH_OK ||
@@ -822,6 +985,8 @@ int symh_reg_map_insert(symh_reg_map_t *map, const symh_reg_entry_t *entry,
     end = base + entry->length;
 
     symh_reg_lock_write(&map->lock);
+    /* The hash slot the record will take is most likely a cache miss: start it now. */
+    __builtin_prefetch(&map->hash[hash_home(map, hash_mix(base))]);
     /* Only the predecessor (greatest base <= base) can reach over `base`, and only the successor
      * can start before `end`; the predecessor is the lower of the two. The successor is the next
      * slot, or the next leaf's first. */
@@ -841,19 +1006,41 @@ int symh_reg_map_insert(symh_reg_map_t *map, const symh_reg_entry_t *entry,
         status = SYMH_ERR_OVERLAP;
         goto out;
     }
-    /* Everything a split can take, before anything changes. */
-    status = records_reserve(map);
-    if (status == SYMH_OK)
-        status = pool_reserve(&map->leaves, sizeof(symh_reg_leaf_t), 1, "registry leaves");
-    if (status == SYMH_OK)
-        status =
-            pool_reserve(&map->inners, sizeof(symh_reg_inner_t), map->height + 1, "registry nodes");
-    if (status != SYMH_OK)
-        goto out;
+    /* Everything a split can take, before anything changes (the calls only when some pool is
+     * short: the common case is three comparisons). */
+    if (pool_avail(&map->records) < 1 || map->follow_cap != map->records.cap ||
+        pool_avail(&map->leaves) < 1 || pool_avail(&map->inners) < map->height + 1) {
+        status = records_reserve(map);
+        if (status == SYMH_OK)
+            status = pool_reserve(&map->leaves, sizeof(symh_reg_leaf_t), 1, "registry leaves");
+        if (status == SYMH_OK)
+            status = pool_reserve(&map->inners, sizeof(symh_reg_inner_t), map->height + 1,
+                                  "registry nodes");
+        if (status != SYMH_OK)
+            goto out;
+    }
 
+    /* A range after a leaf's last may end past the separator to the leaf's right, when that
+     * one is a removed base: raise it to the next leaf's first base (>= end: no overlap). The
+     * reserves may have moved the pools: no node pointer from before them is used. */
+    lf = LEAF(map, leaf);
+    if (slot == lf->n) {
+        uint32_t h;
+
+        for (h = map->height; h > 0; --h) {
+            symh_reg_inner_t *in = INNER(map, path[h - 1].node);
+
+            if (path[h - 1].pos + 1 < in->n) {
+                if (in->key[path[h - 1].pos] < end)
+                    in->key[path[h - 1].pos] = LEAF(map, lf->next)->base[0];
+                break;
+            }
+        }
+    }
     rec = record_new(map);
     *ENTRY(map, rec) = *entry;
     ENTRY(map, rec)->label[SYMH_REG_LABEL_MAX] = '\0'; /* lookups may print it */
+    hash_add(map, rec);
     tree_insert(map, path, leaf, slot, base, end, rec);
     map->count++;
 out:
@@ -871,13 +1058,33 @@ int symh_reg_map_take(symh_reg_map_t *map, uintptr_t addr,
                       symh_reg_entry_t *found)
 {
     symh_reg_step_t path[SYMH_REG_MAP_MAX_HEIGHT];
-    const symh_reg_leaf_t *lf;
+    symh_reg_leaf_t *lf;
     uint32_t leaf, slot, rec;
     int status = SYMH_OK;
 
     if (map == NULL)
         return SYMH_ERR_INVALID_ARG;
     symh_reg_lock_write(&map->lock);
+    /* The start of a range (a free, an unregister): the hash and the record name its leaf, and
+     * when the leaf keeps more than LEAF_FLOOR ranges the slot is dropped there, no descent and
+     * no path needed (a separator that named the base stays a valid bound). */
+    rec = hash_find(map, addr);
+    if (rec != SYMH_REG_MAP_NIL) {
+        leaf = RECORD(map, rec)->leaf;
+        lf = LEAF(map, leaf);
+        slot = leaf_rank(lf, addr) - 1; /* base[slot] == addr */
+        if (map->height == 0 || lf->n > SYMH_REG_MAP_LEAF_FLOOR) {
+            if (found != NULL)
+                *found = *ENTRY(map, rec);
+            if (accept != NULL && (status = accept(ENTRY(map, rec), arg)) != SYMH_OK)
+                goto out;
+            hash_remove(map, rec, addr);
+            record_release(map, rec);
+            leaf_drop(lf, slot);
+            map->count--;
+            goto out;
+        }
+    }
     leaf = tree_descend(map, addr, path);
     lf = LEAF(map, leaf);
     slot = leaf_rank(lf, addr);
@@ -891,6 +1098,7 @@ int symh_reg_map_take(symh_reg_map_t *map, uintptr_t addr,
         *found = *ENTRY(map, rec);
     if (accept != NULL && (status = accept(ENTRY(map, rec), arg)) != SYMH_OK)
         goto out;
+    hash_remove(map, rec, lf->base[slot]);
     record_release(map, rec);
     tree_remove(map, path, leaf, slot);
     map->count--;
@@ -969,6 +1177,7 @@ size_t symh_reg_map_remove_if(symh_reg_map_t *map, int (*keep)(const symh_reg_en
         map->inners.top = map->inners.nfree = 0;
         map->inners.free = SYMH_REG_MAP_NIL;
         tree_build(map, map->scratch, kept);
+        hash_fill(map);
     }
     map->count = kept;
     symh_reg_unlock_write(&map->lock);
@@ -986,9 +1195,10 @@ typedef struct {
     uint32_t inners;
 } symh_reg_check_t;
 
-/* Checks the leaf `n` (not the root unless `root`); *min gets its smallest base. */
+/* Checks the leaf `n` (not the root unless `root`); *min gets its smallest base, *max_end the
+ * end of its last range. */
 static int check_leaf(const symh_reg_map_t *m, uint32_t n, int root, symh_reg_check_t *st,
-                      uintptr_t *min)
+                      uintptr_t *min, uintptr_t *max_end)
 {
     const symh_reg_leaf_t *lf;
     uint32_t i;
@@ -998,7 +1208,7 @@ static int check_leaf(const symh_reg_map_t *m, uint32_t n, int root, symh_reg_ch
         return -1;
     }
     lf = LEAF(m, n);
-    if (lf->n > SYMH_REG_MAP_LEAF_MAX || (!root && lf->n < SYMH_REG_MAP_LEAF_MIN)) {
+    if (lf->n > SYMH_REG_MAP_LEAF_MAX || (!root && lf->n < SYMH_REG_MAP_LEAF_FLOOR)) {
         symh_error("registry check: leaf %u holds %u ranges", n, lf->n);
         return -1;
     }
@@ -1033,6 +1243,13 @@ static int check_leaf(const symh_reg_map_t *m, uint32_t n, int root, symh_reg_ch
                        (uintmax_t)e->base, e->length);
             return -1;
         }
+        if (RECORD(m, lf->rec[i])->leaf != n || hash_find(m, lf->base[i]) != lf->rec[i]) {
+            symh_error("registry check: record %u (leaf %u slot %u) is noted in leaf %u and its "
+                       "base %#jx hashes to record %u",
+                       lf->rec[i], n, i, RECORD(m, lf->rec[i])->leaf, (uintmax_t)lf->base[i],
+                       hash_find(m, lf->base[i]));
+            return -1;
+        }
         if (st->have_prev && st->prev_end > lf->base[i]) {
             symh_error("registry check: range at %#jx starts before the previous one ends (%#jx)",
                        (uintmax_t)lf->base[i], (uintmax_t)st->prev_end);
@@ -1043,19 +1260,20 @@ static int check_leaf(const symh_reg_map_t *m, uint32_t n, int root, symh_reg_ch
         st->ranges++;
     }
     *min = lf->n > 0 ? lf->base[0] : SYMH_REG_MAP_NO_KEY;
+    *max_end = lf->n > 0 ? lf->end[lf->n - 1] : 0;
     return 0;
 }
 
 /* Checks the subtree of inner node `n` at `depth` (leaves at m->height); *min gets its smallest
- * base. */
+ * base, *max_end its greatest end. */
 static int check_node(const symh_reg_map_t *m, uint32_t n, uint32_t depth, symh_reg_check_t *st,
-                      uintptr_t *min)
+                      uintptr_t *min, uintptr_t *max_end)
 {
     const symh_reg_inner_t *in;
     uint32_t i;
 
     if (depth == m->height)
-        return check_leaf(m, n, depth == 0, st, min);
+        return check_leaf(m, n, depth == 0, st, min, max_end);
     if (n >= m->inners.top) {
         symh_error("registry check: node %u out of range (%u used)", n, m->inners.top);
         return -1;
@@ -1072,19 +1290,22 @@ static int check_node(const symh_reg_map_t *m, uint32_t n, uint32_t depth, symh_
             return -1;
         }
     for (i = 0; i < in->n; ++i) {
-        uintptr_t cmin;
+        uintptr_t cmin, cend;
 
-        if (check_node(m, in->child[i], depth + 1, st, &cmin) < 0)
+        if (check_node(m, in->child[i], depth + 1, st, &cmin, &cend) < 0)
             return -1;
         if (i == 0) {
             *min = cmin;
-        } else if (cmin != in->key[i - 1] || (i > 1 && in->key[i - 2] >= in->key[i - 1])) {
-            /* Ordering across children follows from the leaf walk; exactness is checked here. */
-            symh_error("registry check: node %u key %u is %#jx, the smallest base under child %u "
-                       "is %#jx",
-                       n, i - 1, (uintmax_t)in->key[i - 1], i, (uintmax_t)cmin);
+        } else if (cmin < in->key[i - 1] || *max_end > in->key[i - 1] ||
+                   (i > 1 && in->key[i - 2] >= in->key[i - 1])) {
+            /* Ordering across children follows from the leaf walk; the bounds are checked here. */
+            symh_error("registry check: node %u key %u is %#jx: the ranges under child %u end at "
+                       "%#jx, the smallest base under child %u is %#jx",
+                       n, i - 1, (uintmax_t)in->key[i - 1], i - 1, (uintmax_t)*max_end, i,
+                       (uintmax_t)cmin);
             return -1;
         }
+        *max_end = cend;
     }
     return 0;
 }
@@ -1127,7 +1348,7 @@ int symh_reg_map_check(const symh_reg_map_t *map)
     _Atomic uint32_t *lock = (_Atomic uint32_t *)&map->lock;
     symh_reg_check_t st = { 0, 0, SYMH_REG_MAP_NIL, 0, 0, 0 };
     int status = SYMH_ERR_SYSTEM;
-    uintptr_t min;
+    uintptr_t min, max_end;
 
     symh_reg_lock_read(lock);
     if (map->height >= SYMH_REG_MAP_MAX_HEIGHT) {
@@ -1137,7 +1358,7 @@ int symh_reg_map_check(const symh_reg_map_t *map)
     if (check_free_list(map, &map->inners, 0) < 0 || check_free_list(map, &map->leaves, 1) < 0 ||
         check_free_list(map, &map->records, 2) < 0)
         goto out;
-    if (check_node(map, map->root, 0, &st, &min) < 0)
+    if (check_node(map, map->root, 0, &st, &min, &max_end) < 0)
         goto out;
     if (st.prev_leaf == SYMH_REG_MAP_NIL || LEAF(map, st.prev_leaf)->next != SYMH_REG_MAP_NIL) {
         symh_error("registry check: the leaf chain does not end at the last leaf");
@@ -1153,6 +1374,18 @@ int symh_reg_map_check(const symh_reg_map_t *map)
                    map->records.nfree, map->leaves.top, map->leaves.nfree, map->inners.top,
                    map->inners.nfree);
         goto out;
+    }
+    {
+        size_t used = 0, i;
+
+        for (i = 0; i <= map->hash_mask; ++i)
+            used += map->hash[i] != SYMH_REG_HASH_EMPTY;
+        if (used != map->count || 2 * (size_t)map->records.top > (size_t)map->hash_mask + 1) {
+            symh_error("registry check: the base hash holds %zu records in %zu slots (count %zu, "
+                       "%u records used)",
+                       used, (size_t)map->hash_mask + 1, map->count, map->records.top);
+            goto out;
+        }
     }
     status = SYMH_OK;
 out:

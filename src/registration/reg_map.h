@@ -1,7 +1,8 @@
 /* registration: the interval map behind the allocation registry (DESIGN.md "The allocation
  * registry"): non-overlapping address ranges, each with what the runtime knows about it; lookup
- * of the range containing any address (interior pointers included) in O(log n); insert and
- * remove in O(log n); many concurrent readers, one writer at a time. */
+ * of the range containing any address (interior pointers included) in O(log n); insert in
+ * O(log n); remove in expected O(1) at the first byte of a range (most of the time) and O(log n)
+ * otherwise; many concurrent readers, one writer at a time. */
 #ifndef SYMH_REG_MAP_H
 #define SYMH_REG_MAP_H
 

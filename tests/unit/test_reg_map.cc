@@ -424,6 +424,51 @@ TEST_F(RegMapTest, DeepTreeGrowsAndShrinks)
     EXPECT_EQ(lo, find(lo));
 }
 
+// A removal by base leaves no path to fix an ancestor key that named the removed base: such a
+// key stays, a bound below the leaf's new first base. A range then inserted after the last one
+// of the leaf to the left may reach past that key; the insert must raise the key, or lookups of
+// its tail would descend to the right and miss it. Every range of a deep tree is tried, so the
+// leaves' first ranges are among them whatever the leaf boundaries.
+TEST_F(RegMapTest, RangeReachingPastARemovedFirstBaseIsFound)
+{
+    const size_t n = 3000;
+    const uintptr_t lo = (uintptr_t)1 << 36, stride = 64;
+    std::vector<bool> live(n, true);
+
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(SYMH_OK, insert(lo + i * stride, 16)) << i;
+    // Ranges i = 3, 6, 9, ...: remove [b, +16) by its base, insert [b - 40, +48) (its base in the
+    // gap after range i - 1, its end past b), and look up every byte of it.
+    for (size_t i = 3; i < n; i += 3) {
+        uintptr_t b = lo + i * stride;
+        symh_shim_reg_entry_t e;
+
+        ASSERT_EQ(SYMH_OK, symh_shim_reg_map_remove(map_, b, &e)) << i;
+        ASSERT_EQ(b, e.base);
+        ASSERT_EQ(SYMH_OK, insert(b - 40, 48)) << i;
+        for (uintptr_t a = b - 40; a < b + 8; ++a)
+            ASSERT_EQ(b - 40, find(a)) << i << " at " << (a - b);
+        ASSERT_EQ(0u, find(b + 8)) << i;
+        ASSERT_EQ(0u, find(b - 41)) << i;
+        if (i % 300 == 0) {
+            ASSERT_EQ(SYMH_OK, symh_shim_reg_map_check(map_)) << i;
+        }
+    }
+    // Remove the moved ranges by base again and insert them back where they were.
+    for (size_t i = 3; i < n; i += 3) {
+        uintptr_t b = lo + i * stride;
+
+        ASSERT_EQ(SYMH_OK, symh_shim_reg_map_remove(map_, b - 40, nullptr)) << i;
+        ASSERT_EQ(SYMH_OK, insert(b, 16)) << i;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        uintptr_t b = lo + i * stride;
+
+        ASSERT_EQ(b, find(b + 15)) << i;
+        ASSERT_EQ(0u, find(b + 16)) << i;
+    }
+}
+
 // Entries whose every field derives from the base, so a reader can tell a torn copy.
 symh_shim_reg_entry_t derived_entry(uintptr_t base)
 {
