@@ -42,6 +42,13 @@ typedef struct {
     /* Fills and copies of mapped memory, complete on return. */
     int (*fill)(void *va, int byte, size_t size);
     int (*copy)(void *dst, const void *src, size_t size);
+    /* The device memory resource's allocations (symh_mr_device_create): `size` bytes of
+     * `device`'s memory starting at a multiple of `alignment` (a power of two), and their free.
+     * Host backend: host memory. GPU backends: the driver's ordinary device allocation
+     * (cuMemAlloc, hipMalloc), over-allocated and rounded up for an alignment above 256 bytes.
+     * Each logs its own failure once. */
+    int (*alloc)(int device, size_t size, size_t alignment, void **ptr);
+    int (*free)(int device, void *ptr);
 } symh_dev_ops_t;
 
 extern const symh_dev_ops_t symh_dev_host_ops;

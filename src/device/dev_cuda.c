@@ -54,6 +54,9 @@ static struct {
     symh_cu_memcpy_fn memcpy_;
     symh_cu_memset_d8_fn memset_d8;
     symh_cu_pointer_get_attribute_fn pointer_get_attribute;
+    symh_cu_mem_alloc_fn mem_alloc;
+    symh_cu_mem_free_fn mem_free;
+    symh_cu_mem_get_address_range_fn mem_get_address_range;
 } symh_dev_cuda;
 
 /* The generation whose context this thread made current. */
@@ -154,6 +157,9 @@ static int symh_dev_cuda_resolve(char *why, size_t why_len)
     SYMH_DEV_CUDA_SYM(memcpy_, "cuMemcpy");
     SYMH_DEV_CUDA_SYM(memset_d8, "cuMemsetD8_v2");
     SYMH_DEV_CUDA_SYM(pointer_get_attribute, "cuPointerGetAttribute");
+    SYMH_DEV_CUDA_SYM(mem_alloc, "cuMemAlloc_v2");
+    SYMH_DEV_CUDA_SYM(mem_free, "cuMemFree_v2");
+    SYMH_DEV_CUDA_SYM(mem_get_address_range, "cuMemGetAddressRange_v2");
 #undef SYMH_DEV_CUDA_SYM
     return 1;
 }
@@ -508,6 +514,74 @@ static int symh_dev_cuda_copy(void *dst, const void *src, size_t size)
     return r == SYMH_CU_SUCCESS ? SYMH_OK : symh_dev_cuda_fail("cuMemcpy", r);
 }
 
+/* cuMemAlloc allocates in the current context: `device`'s primary context for the call, then
+ * device 0's again (what symh_dev_cuda_enter leaves current for every other call). */
+static int symh_dev_cuda_on(int device)
+{
+    symh_cu_result_t r;
+    int status = symh_dev_cuda_enter();
+
+    if (status != SYMH_OK || device == 0)
+        return status;
+    if (device < 0 || device >= symh_dev_cuda.count) {
+        symh_error("CUDA backend: device %d is not started (0 to %d)", device,
+                   symh_dev_cuda.count - 1);
+        return SYMH_ERR_NO_DEVICE;
+    }
+    r = symh_dev_cuda.ctx_set_current(symh_dev_cuda.ctx[device]);
+    return r == SYMH_CU_SUCCESS ? SYMH_OK : symh_dev_cuda_fail("cuCtxSetCurrent", r);
+}
+
+static void symh_dev_cuda_off(int device)
+{
+    if (device != 0)
+        (void)symh_dev_cuda.ctx_set_current(symh_dev_cuda.ctx[0]);
+}
+
+/* cuMemAlloc's pointers are aligned to at least 256 bytes; a larger alignment over-allocates by
+ * it and rounds up (the free finds the allocation's start with cuMemGetAddressRange). */
+#define SYMH_DEV_CUDA_ALLOC_ALIGN 256
+
+static int symh_dev_cuda_alloc(int device, size_t size, size_t alignment, void **ptr)
+{
+    symh_cu_deviceptr_t p = 0;
+    symh_cu_result_t r;
+    size_t extra = alignment > SYMH_DEV_CUDA_ALLOC_ALIGN ? alignment : 0;
+    int status;
+
+    if (size > SIZE_MAX - extra) {
+        symh_error("symh_mr_allocate: device resource: cannot allocate %zu bytes aligned to %zu",
+                   size, alignment);
+        return SYMH_ERR_NO_MEMORY;
+    }
+    status = symh_dev_cuda_on(device);
+    if (status != SYMH_OK)
+        return status;
+    r = symh_dev_cuda.mem_alloc(&p, size + extra);
+    symh_dev_cuda_off(device);
+    if (r != SYMH_CU_SUCCESS)
+        return symh_dev_cuda_fail("cuMemAlloc", r);
+    if (extra != 0)
+        p = (p + alignment - 1) & ~(symh_cu_deviceptr_t)(alignment - 1);
+    *ptr = (void *)(uintptr_t)p;
+    return SYMH_OK;
+}
+
+static int symh_dev_cuda_free(int device, void *ptr)
+{
+    symh_cu_deviceptr_t base = 0;
+    symh_cu_result_t r;
+    int status = symh_dev_cuda_on(device);
+
+    if (status != SYMH_OK)
+        return status;
+    r = symh_dev_cuda.mem_get_address_range(&base, NULL, (symh_cu_deviceptr_t)(uintptr_t)ptr);
+    if (r == SYMH_CU_SUCCESS)
+        r = symh_dev_cuda.mem_free(base);
+    symh_dev_cuda_off(device);
+    return r == SYMH_CU_SUCCESS ? SYMH_OK : symh_dev_cuda_fail("cuMemFree", r);
+}
+
 static const symh_dev_ops_t symh_dev_cuda_ops = {
     .name = "cuda",
     .granularity = symh_dev_cuda_granularity,
@@ -523,4 +597,6 @@ static const symh_dev_ops_t symh_dev_cuda_ops = {
     .import_fd = symh_dev_cuda_import_fd,
     .fill = symh_dev_cuda_fill,
     .copy = symh_dev_cuda_copy,
+    .alloc = symh_dev_cuda_alloc,
+    .free = symh_dev_cuda_free,
 };

@@ -151,5 +151,11 @@ typedef symh_cu_result_t (*symh_cu_memset_d8_fn)(symh_cu_deviceptr_t dst, unsign
                                                  size_t count);
 typedef symh_cu_result_t (*symh_cu_pointer_get_attribute_fn)(void *data, int attribute,
                                                              symh_cu_deviceptr_t ptr);
+/* cuMemAlloc_v2, cuMemFree_v2, cuMemGetAddressRange_v2 (either output may be NULL). */
+typedef symh_cu_result_t (*symh_cu_mem_alloc_fn)(symh_cu_deviceptr_t *dptr, size_t size);
+typedef symh_cu_result_t (*symh_cu_mem_free_fn)(symh_cu_deviceptr_t dptr);
+typedef symh_cu_result_t (*symh_cu_mem_get_address_range_fn)(symh_cu_deviceptr_t *base,
+                                                             size_t *size,
+                                                             symh_cu_deviceptr_t dptr);
 
 #endif /* SYMH_DEV_CUDA_API_H */

@@ -138,12 +138,14 @@ int symh_dev_devices_init(void)
     status = symh_dev_devices_start(symh_dev_devices_choice.kind, n);
     if (status != SYMH_OK)
         goto err_choice;
+    /* Before the table: the initial device resources hand out this backend's memory. */
+    symh_dev = symh_dev_devices_choice.ops;
     status = symh_dev_mr_table_init(n);
     if (status != SYMH_OK) {
+        symh_dev = &symh_dev_host_ops;
         symh_dev_devices_stop(symh_dev_devices_choice.kind);
         goto err_choice;
     }
-    symh_dev = symh_dev_devices_choice.ops;
     symh_dev_devices_kind = symh_dev_devices_choice.kind;
     atomic_fetch_add(&symh_dev_devices_generation, 1);
     atomic_store(&symh_dev_devices_n, n);

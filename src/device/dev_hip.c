@@ -76,6 +76,11 @@ static struct {
     SYMH_DEV_HIP_FN(hipMemcpy);
     SYMH_DEV_HIP_FN(hipMemset);
     SYMH_DEV_HIP_FN(hipPointerGetAttributes);
+    SYMH_DEV_HIP_FN(hipGetDevice);
+    SYMH_DEV_HIP_FN(hipSetDevice);
+    SYMH_DEV_HIP_FN(hipMalloc);
+    SYMH_DEV_HIP_FN(hipFree);
+    SYMH_DEV_HIP_FN(hipMemGetAddressRange);
 } symh_dev_hip;
 #undef SYMH_DEV_HIP_FN
 
@@ -136,6 +141,11 @@ static int symh_dev_hip_resolve(char *why, size_t why_len)
     SYMH_DEV_HIP_SYM(hipMemcpy);
     SYMH_DEV_HIP_SYM(hipMemset);
     SYMH_DEV_HIP_SYM(hipPointerGetAttributes);
+    SYMH_DEV_HIP_SYM(hipGetDevice);
+    SYMH_DEV_HIP_SYM(hipSetDevice);
+    SYMH_DEV_HIP_SYM(hipMalloc);
+    SYMH_DEV_HIP_SYM(hipFree);
+    SYMH_DEV_HIP_SYM(hipMemGetAddressRange);
 #undef SYMH_DEV_HIP_SYM
     return 1;
 }
@@ -406,6 +416,51 @@ static int symh_dev_hip_copy(void *dst, const void *src, size_t size)
     return e == hipSuccess ? SYMH_OK : symh_dev_hip_fail("hipMemcpy", e);
 }
 
+/* hipMalloc allocates on the calling thread's current device: `device` for the call, then the
+ * previous one again. Pointers are aligned to at least 256 bytes; a larger alignment
+ * over-allocates by it and rounds up (the free finds the start with hipMemGetAddressRange). */
+#define SYMH_DEV_HIP_ALLOC_ALIGN 256
+
+static int symh_dev_hip_alloc(int device, size_t size, size_t alignment, void **ptr)
+{
+    size_t extra = alignment > SYMH_DEV_HIP_ALLOC_ALIGN ? alignment : 0;
+    int prev = 0;
+    void *p = NULL;
+    hipError_t e;
+
+    if (size > SIZE_MAX - extra) {
+        symh_error("symh_mr_allocate: device resource: cannot allocate %zu bytes aligned to %zu",
+                   size, alignment);
+        return SYMH_ERR_NO_MEMORY;
+    }
+    e = symh_dev_hip.hipGetDevice_(&prev);
+    if (e == hipSuccess)
+        e = symh_dev_hip.hipSetDevice_(device);
+    if (e != hipSuccess)
+        return symh_dev_hip_fail("hipSetDevice", e);
+    e = symh_dev_hip.hipMalloc_(&p, size + extra);
+    (void)symh_dev_hip.hipSetDevice_(prev);
+    if (e != hipSuccess)
+        return symh_dev_hip_fail("hipMalloc", e);
+    if (extra != 0)
+        p = (void *)(((uintptr_t)p + alignment - 1) & ~(uintptr_t)(alignment - 1));
+    *ptr = p;
+    return SYMH_OK;
+}
+
+static int symh_dev_hip_free(int device, void *ptr)
+{
+    hipDeviceptr_t base = NULL;
+    size_t size = 0;
+    hipError_t e;
+
+    (void)device; /* hipFree frees on the allocation's own device */
+    e = symh_dev_hip.hipMemGetAddressRange_(&base, &size, (hipDeviceptr_t)ptr);
+    if (e == hipSuccess)
+        e = symh_dev_hip.hipFree_((void *)base);
+    return e == hipSuccess ? SYMH_OK : symh_dev_hip_fail("hipFree", e);
+}
+
 static const symh_dev_ops_t symh_dev_hip_ops = {
     .name = "hip",
     .granularity = symh_dev_hip_granularity,
@@ -421,6 +476,8 @@ static const symh_dev_ops_t symh_dev_hip_ops = {
     .import_fd = symh_dev_hip_import_fd,
     .fill = symh_dev_hip_fill,
     .copy = symh_dev_hip_copy,
+    .alloc = symh_dev_hip_alloc,
+    .free = symh_dev_hip_free,
 };
 
 #endif /* SYMH_HAVE_HIP */

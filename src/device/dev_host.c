@@ -212,6 +212,30 @@ static int symh_dev_host_copy(void *dst, const void *src, size_t size)
     return SYMH_OK;
 }
 
+static int symh_dev_host_alloc(int device, size_t size, size_t alignment, void **ptr)
+{
+    int ret;
+
+    (void)device;
+    if (alignment < sizeof(void *))
+        alignment = sizeof(void *);
+    ret = posix_memalign(ptr, alignment, size);
+    if (ret != 0) {
+        symh_error("symh_mr_allocate: device resource: cannot allocate %zu bytes aligned to %zu: "
+                   "%s",
+                   size, alignment, strerror(ret));
+        return ret == ENOMEM ? SYMH_ERR_NO_MEMORY : SYMH_ERR_SYSTEM;
+    }
+    return SYMH_OK;
+}
+
+static int symh_dev_host_free(int device, void *ptr)
+{
+    (void)device;
+    free(ptr);
+    return SYMH_OK;
+}
+
 const symh_dev_ops_t symh_dev_host_ops = {
     .name = "host",
     .granularity = symh_dev_host_granularity,
@@ -227,4 +251,6 @@ const symh_dev_ops_t symh_dev_host_ops = {
     .import_fd = symh_dev_host_import_fd,
     .fill = symh_dev_host_fill,
     .copy = symh_dev_host_copy,
+    .alloc = symh_dev_host_alloc,
+    .free = symh_dev_host_free,
 };

@@ -13,6 +13,7 @@
 #include <symheap/device.h>
 
 #include "core/core_status.h"
+#include "device/dev.h"
 #include "device/dev_devices.h"
 
 /* The checks every allocate and deallocate share; logs one line naming the bad value. */
@@ -159,11 +160,32 @@ static const symh_mr_ops_t symh_dev_mr_host_ops = {
     .destroy = symh_dev_mr_plain_destroy,
 };
 
-/* On the host backend a device's memory is host memory; the resource remembers its device. */
+/* ---- device: the backend's device allocations ------------------------------------------- */
+
+/* The resource remembers its device and the backend that was active when it was made: its
+ * memory is that backend's (host memory on the host backend, GPU memory on CUDA and HIP), and
+ * is freed through it even if a later symh_init selects another. */
+typedef struct {
+    symh_mr_t super;
+    const symh_dev_ops_t *backend;
+} symh_dev_mr_device_t;
+
+static int symh_dev_mr_device_allocate(symh_mr_t *mr, size_t bytes, size_t alignment, void **ptr)
+{
+    return ((symh_dev_mr_device_t *)mr)->backend->alloc(mr->device, bytes, alignment, ptr);
+}
+
+static int symh_dev_mr_device_deallocate(symh_mr_t *mr, void *ptr, size_t bytes, size_t alignment)
+{
+    (void)bytes;
+    (void)alignment;
+    return ((symh_dev_mr_device_t *)mr)->backend->free(mr->device, ptr);
+}
+
 static const symh_mr_ops_t symh_dev_mr_device_ops = {
     .name = "device",
-    .allocate = symh_dev_mr_host_allocate,
-    .deallocate = symh_dev_mr_host_deallocate,
+    .allocate = symh_dev_mr_device_allocate,
+    .deallocate = symh_dev_mr_device_deallocate,
     .destroy = symh_dev_mr_plain_destroy,
 };
 
@@ -235,13 +257,14 @@ static symh_mr_t *symh_dev_mr_base_new(const char *func, const symh_mr_ops_t *op
 
 symh_mr_t *symh_dev_mr_device_new(int device)
 {
-    symh_mr_t *mr = malloc(sizeof(*mr));
+    symh_dev_mr_device_t *d = malloc(sizeof(*d));
 
-    if (mr != NULL) {
-        symh_dev_mr_base_init(mr, &symh_dev_mr_device_ops, NULL);
-        mr->device = device;
-    }
-    return mr;
+    if (d == NULL)
+        return NULL;
+    symh_dev_mr_base_init(&d->super, &symh_dev_mr_device_ops, NULL);
+    d->super.device = device;
+    d->backend = symh_dev;
+    return &d->super;
 }
 
 symh_mr_t *symh_mr_device_create(int device)

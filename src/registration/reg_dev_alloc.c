@@ -210,9 +210,14 @@ static int symh_dev_alloc_do(const char *func, void **ptr, size_t nbytes,
     memset(entry.label, 0, sizeof(entry.label));
     if (opts != NULL && opts->label != NULL) /* truncated to 32, terminated by the memset */
         memcpy(entry.label, opts->label, strnlen(opts->label, SYMH_REG_LABEL_MAX));
-    status = symh_reg_nic_map(func, &entry);
-    if (status != SYMH_OK)
-        goto err_dealloc;
+    /* Host memory is mapped for the NIC (a valid local side without registration). GPU memory
+     * is not: the NIC libraries may lack GPU support; a NIC operation on it is refused with its
+     * own message (symh_tl_nic_local). */
+    if (symh_dev == symh_dev_host) {
+        status = symh_reg_nic_map(func, &entry);
+        if (status != SYMH_OK)
+            goto err_dealloc;
+    }
     status = symh_reg_map_insert(symh_reg_registry, &entry, &conflict);
     if (status != SYMH_OK) {
         symh_reg_nic_unmap(&entry);

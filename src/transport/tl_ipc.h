@@ -6,6 +6,9 @@
 #define SYMH_TL_IPC_H
 
 #include <stddef.h>
+#include <string.h>
+
+#include <symheap/status.h>
 
 #include "device/dev.h"
 
@@ -32,6 +35,19 @@ typedef struct {
         symh_dev_mem_t *mem;
     } objects[SYMH_TL_WINDOW_OBJECTS];
 } symh_tl_window_t;
+
+/* Copies between a local buffer and host memory mapped from a peer (or this PE's own window).
+ * On a GPU backend the local buffer may be a device allocation, which the CPU cannot load or
+ * store: the backend copies then (it moves host memory itself and asks the driver only for
+ * device memory). On the host backend, a memcpy. */
+static inline int symh_tl_ipc_copy(void *dst, const void *src, size_t bytes)
+{
+    if (__builtin_expect(symh_dev == symh_dev_host, 1)) {
+        memcpy(dst, src, bytes);
+        return SYMH_OK;
+    }
+    return symh_dev->copy(dst, src, bytes);
+}
 
 /* Collective over all PEs (node-local ones exchange handles; the others only take part in the
  * bootstrap steps). Maps every node-local peer routed through IPC. */

@@ -176,8 +176,21 @@ int symh_tl_nic_lookup(const void *addr, size_t bytes, int *slot, void **handle)
 
 int symh_tl_nic_local(const char *func, const void *addr, size_t bytes, int *slot, void **handle)
 {
+    symh_reg_entry_t entry;
+
     if (symh_tl_nic_lookup(addr, bytes, slot, handle) == SYMH_OK)
         return SYMH_OK;
+    if (symh_dev != symh_dev_host && symh_reg_registry != NULL &&
+        symh_reg_map_lookup(symh_reg_registry, (uintptr_t)addr, &entry) == SYMH_OK &&
+        entry.kind == SYMH_REG_KIND_DEVICE) {
+        /* GPU memory is not mapped for the NIC (symh_dev_alloc_do): the NIC libraries symheap
+         * is built with may not handle it, and a CPU copy of it would fault. */
+        symh_error("%s: the local buffer [%p, +%zu) is %s device memory, which the %s transport "
+                   "does not carry; stage it through host memory; nothing sent",
+                   func, addr, bytes, symh_dev->name,
+                   symh_tl_nic != NULL ? symh_tl_nic->ops.name : "NIC");
+        return SYMH_ERR_UNSUPPORTED;
+    }
     symh_error("%s: the local buffer [%p, +%zu) is not registered for the %s transport (use the "
                "symmetric heap, a symmetric region, symh_buffer_register or symh_dev_alloc); "
                "nothing sent",

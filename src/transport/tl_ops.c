@@ -26,8 +26,7 @@ static int symh_tl_ipc_put(void *dest, const void *source, size_t bytes, int pe)
 
     if (remote == NULL)
         return SYMH_ERR_UNSUPPORTED;
-    memcpy(remote, source, bytes);
-    return SYMH_OK;
+    return symh_tl_ipc_copy(remote, source, bytes);
 }
 
 static int symh_tl_ipc_get(void *dest, const void *source, size_t bytes, int pe)
@@ -36,8 +35,7 @@ static int symh_tl_ipc_get(void *dest, const void *source, size_t bytes, int pe)
 
     if (remote == NULL)
         return SYMH_ERR_UNSUPPORTED;
-    memcpy(dest, remote, bytes);
-    return SYMH_OK;
+    return symh_tl_ipc_copy(dest, remote, bytes);
 }
 
 #define SYMH_TL_IPC_AMO(WORD)                                                                    \

@@ -189,8 +189,7 @@ static inline __attribute__((always_inline)) void symh_tl_rma_put(const char *fu
         symh_tl_rma_ops_xfer(func, 1, flags, dest, source, nelems * size, pe);
         return;
     }
-    memcpy(remote, source, nelems * size);
-    symh_status_set(SYMH_OK);
+    symh_status_set(symh_tl_ipc_copy(remote, source, nelems * size));
 }
 
 static inline __attribute__((always_inline)) void symh_tl_rma_get(const char *func, void *dest,
@@ -213,8 +212,7 @@ static inline __attribute__((always_inline)) void symh_tl_rma_get(const char *fu
         symh_tl_rma_ops_xfer(func, 0, flags, dest, source, nelems * size, pe);
         return;
     }
-    memcpy(dest, remote, nelems * size);
-    symh_status_set(SYMH_OK);
+    symh_status_set(symh_tl_ipc_copy(dest, remote, nelems * size));
 }
 
 /* Elements spanned by `nelems` elements `stride` apart, or SIZE_MAX when that overflows (which
@@ -259,7 +257,8 @@ symh_tl_rma_strided(const char *func, int is_put, void *dest, const void *source
     if (!symh_tl_rma_target(func, is_put ? "dest" : "source", sym,
                             symh_tl_rma_span(nelems, is_put ? dst : sst), size, align, pe, &mapped))
         return;
-    if (mapped != NULL) { /* the data path: plain element copies through the mapping */
+    if (mapped != NULL && symh_dev == symh_dev_host) {
+        /* the data path: plain element copies through the mapping */
         for (i = 0; i < nelems; ++i) {
             if (is_put)
                 memcpy(mapped + i * (size_t)dst * size,
@@ -269,6 +268,18 @@ symh_tl_rma_strided(const char *func, int is_put, void *dest, const void *source
                        size);
         }
         symh_status_set(SYMH_OK);
+        return;
+    }
+    if (mapped != NULL) { /* a GPU backend: the local side may be device memory */
+        for (i = 0; i < nelems && status == SYMH_OK; ++i) {
+            if (is_put)
+                status = symh_tl_ipc_copy(mapped + i * (size_t)dst * size,
+                                          (const char *)source + i * (size_t)sst * size, size);
+            else
+                status = symh_tl_ipc_copy((char *)dest + i * (size_t)dst * size,
+                                          mapped + i * (size_t)sst * size, size);
+        }
+        symh_status_set(status);
         return;
     }
     if (symh_tl_rma_local_ok(func, symh_tl_ops_of(pe), is_put ? source : dest,

@@ -425,6 +425,15 @@ TEST_F(DevAlloc, DeviceAllocationIsAnRmaSource)
     const long expect = 1000 + (me + npes - 1) % npes;
     for (size_t i = 0; i < count; ++i)
         ASSERT_EQ(expect, dest[i]) << i;
+    // And the destination of a get (read back through the device copy, as on a GPU backend):
+    // the right neighbour's dest holds this PE's value.
+    symh_getmem(src, dest, count * sizeof(long), (me + 1) % npes);
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    std::vector<long> back(count);
+    ASSERT_EQ(SYMH_OK, symh_dev_memcpy_from_device(back.data(), src, count * sizeof(long)));
+    for (size_t i = 0; i < count; ++i)
+        ASSERT_EQ(value, back[i]) << i;
+    symh_barrier_all();
     EXPECT_EQ(SYMH_OK, symh_dev_free(&src, SYMH_DEVICE_ANY));
     symh_barrier_all();
     symh_free(dest);

@@ -21,6 +21,7 @@
 #include <symheap.h>
 
 #include "mpi_test_util.hpp"
+#include "shim_dev.h"
 
 namespace
 {
@@ -196,7 +197,7 @@ TEST_F(Mr, BaseResources)
                 void *p = nullptr;
                 ASSERT_EQ(SYMH_OK, symh_mr_allocate(mr, bytes, alignment, &p));
                 EXPECT_TRUE(aligned_to(p, alignment)) << symh_mr_name(mr) << " " << alignment;
-                memset(p, 0x7e, bytes);
+                EXPECT_EQ(SYMH_OK, symh_shim_dev_active_fill(p, 0x7e, bytes)); // device memory too
                 EXPECT_EQ(SYMH_OK, symh_mr_deallocate(mr, p, bytes, alignment));
             }
         }
@@ -327,10 +328,10 @@ TEST_F(Mr, PoolGrowsToItsMaximumThenRefuses)
     ASSERT_EQ(SYMH_OK, symh_mr_allocate(pool, 512, 8, &b));
     EXPECT_EQ((char *)d + 512, (char *)b);
     EXPECT_EQ(4096u, stats_of(up).bytes_current);
-    memset(a, 1, 1000);
-    memset(b, 2, 512);
-    memset(c, 3, 2048);
-    memset(d, 4, 512);
+    EXPECT_EQ(SYMH_OK, symh_shim_dev_active_fill(a, 1, 1000));
+    EXPECT_EQ(SYMH_OK, symh_shim_dev_active_fill(b, 2, 512));
+    EXPECT_EQ(SYMH_OK, symh_shim_dev_active_fill(c, 3, 2048));
+    EXPECT_EQ(SYMH_OK, symh_shim_dev_active_fill(d, 4, 512));
 
     // Misuse: a pointer the pool did not hand out, or the wrong size.
     int local = 0;
@@ -370,13 +371,17 @@ TEST_F(Mr, PoolHonoursAlignmentAndGrowsWithoutMaximum)
         void *p = nullptr;
         ASSERT_EQ(SYMH_OK, symh_mr_allocate(pool, bytes, alignment, &p));
         EXPECT_TRUE(aligned_to(p, alignment)) << alignment;
-        memset(p, i, bytes);
+        ASSERT_EQ(SYMH_OK, symh_shim_dev_active_fill(p, i, bytes));
         live.emplace_back(p, bytes, alignment);
     }
     // Blocks never overlap: each still holds its own byte.
-    for (size_t i = 0; i < live.size(); ++i)
-        for (size_t j = 0; j < std::get<1>(live[i]); ++j)
-            ASSERT_EQ((unsigned char)i, ((unsigned char *)std::get<0>(live[i]))[j]);
+    for (size_t i = 0; i < live.size(); ++i) {
+        std::vector<unsigned char> back(std::get<1>(live[i]));
+        ASSERT_EQ(SYMH_OK,
+                  symh_shim_dev_active_copy(back.data(), std::get<0>(live[i]), back.size()));
+        for (size_t j = 0; j < back.size(); ++j)
+            ASSERT_EQ((unsigned char)i, back[j]);
+    }
     EXPECT_GE(stats_of(up).bytes_current, (size_t)64 * 977 * 63 / 2);
     for (auto [p, bytes, alignment] : live)
         ASSERT_EQ(SYMH_OK, symh_mr_deallocate(pool, p, bytes, alignment));
@@ -652,8 +657,8 @@ TEST_F(Mr, TableAndAdaptorsFromEightThreads)
                 if (symh_mr_allocate(mine[t], bytes, 16, &p) != SYMH_OK)
                     ++bad;
                 else {
-                    memset(p, t, bytes);
-                    if (symh_mr_deallocate(mine[t], p, bytes, 16) != SYMH_OK)
+                    if (symh_shim_dev_active_fill(p, t, bytes) != SYMH_OK ||
+                        symh_mr_deallocate(mine[t], p, bytes, 16) != SYMH_OK)
                         ++bad;
                 }
             }

@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -214,7 +215,9 @@ TEST_F(Nic, DeviceAllocationIsALocalSideWithoutRegistration)
     ASSERT_NE(nullptr, target);
     void *dev = nullptr;
     ASSERT_EQ(SYMH_OK, symh_dev_alloc(&dev, bytes, nullptr));
-    memset(dev, 0x30 + me(), bytes);
+    std::vector<unsigned char> host(bytes, (unsigned char)(0x30 + me()));
+    ASSERT_EQ(SYMH_OK,
+              symh_dev_memcpy_to_device(dev, host.data(), bytes)); // device memory on a GPU
     symh_barrier_all();
     int right = (me() + 1) % npes(), left = (me() + npes() - 1) % npes();
     symh_putmem(target, dev, bytes, right);
@@ -222,10 +225,12 @@ TEST_F(Nic, DeviceAllocationIsALocalSideWithoutRegistration)
     symh_barrier_all();
     EXPECT_EQ(0x30 + left, target[0]);
     EXPECT_EQ(0x30 + left, target[bytes - 1]);
-    memset(dev, 0, bytes);
+    std::fill(host.begin(), host.end(), 0);
+    ASSERT_EQ(SYMH_OK, symh_dev_memcpy_to_device(dev, host.data(), bytes));
     symh_getmem(dev, target, bytes, right);
     EXPECT_EQ(SYMH_OK, symh_last_error());
-    EXPECT_EQ(0x30 + me(), ((unsigned char *)dev)[bytes / 2]);
+    ASSERT_EQ(SYMH_OK, symh_dev_memcpy_from_device(host.data(), dev, bytes));
+    EXPECT_EQ(0x30 + me(), host[bytes / 2]);
     symh_barrier_all();
     // Freed, its memory is unknown again: refused as a local side of a NIC operation (the
     // check comes before anything reads it).

@@ -1,4 +1,5 @@
-/* tests/shim: C side of shim_dev.h, forwarding to the host backend's ops table. */
+/* tests/shim: C side of shim_dev.h, forwarding to the host backend's ops table (and, for the
+ * active_ pair, to the active backend's). */
 #include "shim_dev.h"
 
 #include "device/dev.h"
@@ -66,4 +67,14 @@ int symh_shim_dev_fill(void *va, int byte, size_t size)
 int symh_shim_dev_copy(void *dst, const void *src, size_t size)
 {
     return symh_dev_host_ops.copy(dst, src, size);
+}
+
+int symh_shim_dev_active_fill(void *va, int byte, size_t size)
+{
+    return symh_dev->fill(va, byte, size);
+}
+
+int symh_shim_dev_active_copy(void *dst, const void *src, size_t size)
+{
+    return symh_dev->copy(dst, src, size);
 }

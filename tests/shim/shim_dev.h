@@ -24,6 +24,11 @@ int symh_shim_dev_export_fd(const symh_shim_mem_t *mem, int *fd);
 int symh_shim_dev_import_fd(int fd, symh_shim_mem_t **mem);
 int symh_shim_dev_fill(void *va, int byte, size_t size);
 int symh_shim_dev_copy(void *dst, const void *src, size_t size);
+/* Fill and copy through the active backend (symh_dev): right for host memory and for the
+ * device memory of a GPU backend alike, so tests that touch what a device resource handed out
+ * also run on a GPU (tests/gpu/run_cuda_checks.sh). */
+int symh_shim_dev_active_fill(void *va, int byte, size_t size);
+int symh_shim_dev_active_copy(void *dst, const void *src, size_t size);
 
 #ifdef __cplusplus
 }
