@@ -4,19 +4,14 @@
 # usage: bench/run_rma.sh [BUILD_DIR] [bench options...]   (default CSV: BUILD_DIR/bench/rma.csv)
 set -euo pipefail
 
-build=${1:-build}
+. "$(dirname "$0")/bench_env.sh"
+symh_bench_setup bench_rma "${1:-build}"
 shift || true
-bin=$build/bench/bench_rma
-[ -x "$bin" ] || { echo "no $bin: build first (cmake --build $build)" >&2; exit 1; }
-if [ "$(id -u)" -eq 0 ]; then
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
 csv=$build/bench/rma.csv
 args=("$@")
 for ((i = 0; i + 1 < ${#args[@]}; i++)); do
     [ "${args[i]}" = --csv ] && csv=${args[i + 1]}
 done
-echo "machine: $(nproc) cores, $(uname -sr), $(mpirun --version 2>/dev/null | head -1)"
 echo
 mpirun --oversubscribe -np 2 "$bin" --csv "$csv" "$@"
 echo

@@ -8,19 +8,14 @@
 # usage: bench/run_rma_nic.sh [BUILD_DIR] [bench options...]   (CSVs: BUILD_DIR/bench/rma_<tl>.csv)
 set -euo pipefail
 
-build=${1:-build}
+. "$(dirname "$0")/bench_env.sh"
+symh_bench_setup bench_rma "${1:-build}"
 shift || true
-bin=$build/bench/bench_rma
-[ -x "$bin" ] || { echo "no $bin: build first (cmake --build $build)" >&2; exit 1; }
-if [ "$(id -u)" -eq 0 ]; then
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
 tls=${UCX_TLS:-tcp,self}
 prov=${OFI_PROVIDER:-tcp}
 # pml_ucx_tls/devices any: Open MPI 4.1 otherwise refuses UCX without an InfiniBand device.
 mpi=(--oversubscribe -np 2 --mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any
     --mca osc ucx -x UCX_TLS="$tls")
-echo "machine: $(nproc) cores, $(uname -sr), $(mpirun --version 2>/dev/null | head -1)"
 echo "UCX_TLS=$tls for MPI and symheap's UCX; libfabric provider $prov"
 echo
 echo "## symheap over UCX vs MPI RMA (osc ucx), UCX_TLS=$tls"

@@ -221,8 +221,7 @@ static int symh_dev_host_alloc(int device, size_t size, size_t alignment, void *
         alignment = sizeof(void *);
     ret = posix_memalign(ptr, alignment, size);
     if (ret != 0) {
-        symh_error("symh_mr_allocate: device resource: cannot allocate %zu bytes aligned to %zu: "
-                   "%s",
+        symh_error("symh_mr_allocate: cannot allocate %zu bytes of host memory aligned to %zu: %s",
                    size, alignment, strerror(ret));
         return ret == ENOMEM ? SYMH_ERR_NO_MEMORY : SYMH_ERR_SYSTEM;
     }

@@ -117,26 +117,12 @@ void symh_dev_mr_base_init(symh_mr_t *mr, const symh_mr_ops_t *ops, symh_mr_t *u
     mr->initial = 0;
 }
 
-/* ---- host and device resources: posix_memalign ------------------------------------------- */
-
-static int symh_dev_mr_memalign(const char *name, size_t bytes, size_t alignment, void **ptr)
-{
-    int ret;
-
-    if (alignment < sizeof(void *))
-        alignment = sizeof(void *);
-    ret = posix_memalign(ptr, alignment, bytes);
-    if (ret != 0) {
-        symh_error("symh_mr_allocate: %s resource: cannot allocate %zu bytes aligned to %zu: %s",
-                   name, bytes, alignment, strerror(ret));
-        return ret == ENOMEM ? SYMH_ERR_NO_MEMORY : SYMH_ERR_SYSTEM;
-    }
-    return SYMH_OK;
-}
+/* ---- host: the host backend's allocations, whatever backend device memory uses ------------ */
 
 static int symh_dev_mr_host_allocate(symh_mr_t *mr, size_t bytes, size_t alignment, void **ptr)
 {
-    return symh_dev_mr_memalign(mr->ops->name, bytes, alignment, ptr);
+    (void)mr;
+    return symh_dev_host->alloc(-1, bytes, alignment, ptr);
 }
 
 static int symh_dev_mr_host_deallocate(symh_mr_t *mr, void *ptr, size_t bytes, size_t alignment)
@@ -144,8 +130,7 @@ static int symh_dev_mr_host_deallocate(symh_mr_t *mr, void *ptr, size_t bytes, s
     (void)mr;
     (void)bytes;
     (void)alignment;
-    free(ptr);
-    return SYMH_OK;
+    return symh_dev_host->free(-1, ptr);
 }
 
 static void symh_dev_mr_plain_destroy(symh_mr_t *mr)
@@ -205,12 +190,13 @@ static int symh_dev_mr_pinned_allocate(symh_mr_t *mr, size_t bytes, size_t align
     void *p;
     int status;
 
+    (void)mr;
     if (bytes > SIZE_MAX - page) {
         symh_error("symh_mr_allocate: pinned_host resource: cannot allocate %zu bytes", bytes);
         return SYMH_ERR_NO_MEMORY;
     }
     size = (bytes + page - 1) / page * page;
-    status = symh_dev_mr_memalign(mr->ops->name, size, alignment > page ? alignment : page, &p);
+    status = symh_dev_host->alloc(-1, size, alignment > page ? alignment : page, &p);
     if (status != SYMH_OK)
         return status;
     /* RLIMIT_MEMLOCK often forbids it (containers, ordinary users): the memory is still good
@@ -230,8 +216,7 @@ static int symh_dev_mr_pinned_deallocate(symh_mr_t *mr, void *ptr, size_t bytes,
     (void)mr;
     (void)alignment;
     munlock(ptr, (bytes + page - 1) / page * page); /* pages never locked: a harmless no-op */
-    free(ptr);
-    return SYMH_OK;
+    return symh_dev_host->free(-1, ptr);
 }
 
 static const symh_mr_ops_t symh_dev_mr_pinned_ops = {

@@ -18,6 +18,11 @@ void symh_reg_set_nic_hooks(const symh_reg_nic_hooks_t *hooks)
     atomic_store(&symh_reg_nic, hooks);
 }
 
+const symh_reg_nic_hooks_t *symh_reg_get_nic_hooks(void)
+{
+    return atomic_load(&symh_reg_nic);
+}
+
 int symh_reg_nic_map(const char *func, symh_reg_entry_t *entry)
 {
     const symh_reg_nic_hooks_t *hooks = atomic_load(&symh_reg_nic);
@@ -60,10 +65,19 @@ int symh_reg_init(void)
     return status;
 }
 
+/* Every entry goes, and with it its NIC mapping (the transport stops after the registry). */
+static int symh_reg_keep_none(const symh_reg_entry_t *entry, void *arg)
+{
+    (void)arg;
+    symh_reg_nic_unmap(entry);
+    return 0;
+}
+
 void symh_reg_fini(void)
 {
     if (symh_reg_registry == NULL)
         return;
+    symh_reg_map_remove_if(symh_reg_registry, symh_reg_keep_none, NULL);
     symh_reg_map_destroy(symh_reg_registry);
     symh_reg_registry = NULL;
 }

@@ -349,6 +349,12 @@ static inline uint64_t hash_mix(uintptr_t base)
     return x;
 }
 
+/* The high half of a slot for `base` (its low half is the record number). */
+static inline uint64_t hash_tag(uintptr_t base)
+{
+    return hash_mix(base) & ~(uint64_t)UINT32_MAX;
+}
+
 static inline uint32_t hash_home(const symh_reg_map_t *m, uint64_t slot)
 {
     return (uint32_t)((slot >> 32) >> (m->hash_shift - 32));
@@ -357,7 +363,7 @@ static inline uint32_t hash_home(const symh_reg_map_t *m, uint64_t slot)
 /* The live record whose base is exactly `base`, or NIL. */
 static inline uint32_t hash_find(const symh_reg_map_t *m, uintptr_t base)
 {
-    uint64_t tag = hash_mix(base) & ~(uint64_t)UINT32_MAX, v;
+    uint64_t tag = hash_tag(base), v;
     uint32_t i;
 
     for (i = hash_home(m, tag);; i = (i + 1) & m->hash_mask) {
@@ -369,9 +375,10 @@ static inline uint32_t hash_find(const symh_reg_map_t *m, uintptr_t base)
     }
 }
 
-static void hash_add(symh_reg_map_t *m, uint32_t rec)
+/* Adds live record `rec`, whose base's hash_tag is `tag`. */
+static void hash_add(symh_reg_map_t *m, uint32_t rec, uint64_t tag)
 {
-    uint64_t v = (hash_mix(ENTRY(m, rec)->base) & ~(uint64_t)UINT32_MAX) | rec;
+    uint64_t v = tag | rec;
     uint32_t i;
 
     for (i = hash_home(m, v); m->hash[i] != SYMH_REG_HASH_EMPTY; i = (i + 1) & m->hash_mask)
@@ -383,7 +390,7 @@ static void hash_add(symh_reg_map_t *m, uint32_t rec)
  * cluster that may fill the hole moves back, so no tombstones are left. */
 static void hash_remove(symh_reg_map_t *m, uint32_t rec, uintptr_t base)
 {
-    uint64_t v = (hash_mix(base) & ~(uint64_t)UINT32_MAX) | rec;
+    uint64_t v = hash_tag(base) | rec;
     uint32_t i, j, home;
 
     for (i = hash_home(m, v); m->hash[i] != v; i = (i + 1) & m->hash_mask)
@@ -410,7 +417,7 @@ static void hash_fill(symh_reg_map_t *m)
     memset(m->hash, 0xff, ((size_t)m->hash_mask + 1) * sizeof(*m->hash));
     for (r = 0; r < m->records.top; ++r)
         if (ENTRY(m, r)->length != 0)
-            hash_add(m, r);
+            hash_add(m, r, hash_tag(ENTRY(m, r)->base));
 }
 
 /* Makes one record available. scratch and the hash follow the records' capacity; one
@@ -974,6 +981,7 @@ int symh_reg_map_insert(symh_reg_map_t *map, const symh_reg_entry_t *entry,
     symh_reg_step_t path[SYMH_REG_MAP_MAX_HEIGHT];
     const symh_reg_leaf_t *lf;
     uintptr_t base, end;
+    uint64_t tag;
     uint32_t leaf, slot, hit, rec;
     int status;
 
@@ -986,7 +994,8 @@ int symh_reg_map_insert(symh_reg_map_t *map, const symh_reg_entry_t *entry,
 
     symh_reg_lock_write(&map->lock);
     /* The hash slot the record will take is most likely a cache miss: start it now. */
-    __builtin_prefetch(&map->hash[hash_home(map, hash_mix(base))]);
+    tag = hash_tag(base);
+    __builtin_prefetch(&map->hash[hash_home(map, tag)]);
     /* Only the predecessor (greatest base <= base) can reach over `base`, and only the successor
      * can start before `end`; the predecessor is the lower of the two. The successor is the next
      * slot, or the next leaf's first. */
@@ -1040,7 +1049,7 @@ int symh_reg_map_insert(symh_reg_map_t *map, const symh_reg_entry_t *entry,
     rec = record_new(map);
     *ENTRY(map, rec) = *entry;
     ENTRY(map, rec)->label[SYMH_REG_LABEL_MAX] = '\0'; /* lookups may print it */
-    hash_add(map, rec);
+    hash_add(map, rec, tag);
     tree_insert(map, path, leaf, slot, base, end, rec);
     map->count++;
 out:
@@ -1058,49 +1067,44 @@ int symh_reg_map_take(symh_reg_map_t *map, uintptr_t addr,
                       symh_reg_entry_t *found)
 {
     symh_reg_step_t path[SYMH_REG_MAP_MAX_HEIGHT];
-    symh_reg_leaf_t *lf;
-    uint32_t leaf, slot, rec;
-    int status = SYMH_OK;
+    symh_reg_leaf_t *lf = NULL;
+    uint32_t leaf = 0, slot = 0, rec;
+    int status = SYMH_OK, by_base = 0;
 
     if (map == NULL)
         return SYMH_ERR_INVALID_ARG;
     symh_reg_lock_write(&map->lock);
     /* The start of a range (a free, an unregister): the hash and the record name its leaf, and
      * when the leaf keeps more than LEAF_FLOOR ranges the slot is dropped there, no descent and
-     * no path needed (a separator that named the base stays a valid bound). */
+     * no path needed (a separator that named the base stays a valid bound). Otherwise, and for
+     * an interior address, a descent that records the path for the rebalancing. */
     rec = hash_find(map, addr);
     if (rec != SYMH_REG_MAP_NIL) {
         leaf = RECORD(map, rec)->leaf;
         lf = LEAF(map, leaf);
         slot = leaf_rank(lf, addr) - 1; /* base[slot] == addr */
-        if (map->height == 0 || lf->n > SYMH_REG_MAP_LEAF_FLOOR) {
-            if (found != NULL)
-                *found = *ENTRY(map, rec);
-            if (accept != NULL && (status = accept(ENTRY(map, rec), arg)) != SYMH_OK)
-                goto out;
-            hash_remove(map, rec, addr);
-            record_release(map, rec);
-            leaf_drop(lf, slot);
-            map->count--;
+        by_base = map->height == 0 || lf->n > SYMH_REG_MAP_LEAF_FLOOR;
+    }
+    if (!by_base) {
+        leaf = tree_descend(map, addr, path);
+        lf = LEAF(map, leaf);
+        slot = leaf_rank(lf, addr);
+        if (slot == 0 || addr >= lf->end[slot - 1]) {
+            status = SYMH_ERR_NOT_REGISTERED;
             goto out;
         }
+        rec = lf->rec[--slot];
     }
-    leaf = tree_descend(map, addr, path);
-    lf = LEAF(map, leaf);
-    slot = leaf_rank(lf, addr);
-    if (slot == 0 || addr >= lf->end[slot - 1]) {
-        status = SYMH_ERR_NOT_REGISTERED;
-        goto out;
-    }
-    slot--;
-    rec = lf->rec[slot];
     if (found != NULL)
         *found = *ENTRY(map, rec);
     if (accept != NULL && (status = accept(ENTRY(map, rec), arg)) != SYMH_OK)
         goto out;
     hash_remove(map, rec, lf->base[slot]);
     record_release(map, rec);
-    tree_remove(map, path, leaf, slot);
+    if (by_base)
+        leaf_drop(lf, slot);
+    else
+        tree_remove(map, path, leaf, slot);
     map->count--;
 out:
     symh_reg_unlock_write(&map->lock);

@@ -16,6 +16,7 @@ typedef struct {
 } symh_reg_nic_hooks_t;
 
 void symh_reg_set_nic_hooks(const symh_reg_nic_hooks_t *hooks);
+const symh_reg_nic_hooks_t *symh_reg_get_nic_hooks(void);
 /* Maps `entry` for the NIC when hooks are installed (its tl_handles[0]); SYMH_OK without hooks,
  * else the hook's status after one line naming `func`. */
 int symh_reg_nic_map(const char *func, symh_reg_entry_t *entry);

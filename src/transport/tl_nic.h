@@ -38,8 +38,9 @@ typedef struct {
      * naming the call and the transport's own error text, cleans up and returns the status
      * (SYMH_ERR_TRANSPORT for the library's failures). */
     int (*init)(void *base, size_t length, int thread_multiple);
-    /* Local (after a closing barrier and a quiet everywhere): frees everything, the key slots,
-     * handles made by map_local that are still live included. */
+    /* Local (after a closing barrier and a quiet everywhere): frees everything, the key slots
+     * included. Handles made by map_local belong to the registry, which unmaps those it still
+     * holds before (symh_reg_fini). */
     void (*fini)(void);
 
     /* Collective: maps this PE's [addr, addr + length) (a symmetric region's alias, at the same
@@ -49,8 +50,9 @@ typedef struct {
     int (*map_symm)(int slot, void *addr, size_t length, int status);
     void (*unmap_symm)(int slot);
 
-    /* Local: maps [addr, addr + length) as the local side of operations (symh_buffer_register,
-     * device allocations); *handle is what symh_tl_nic_local gives back for it. */
+    /* Local: maps [addr, addr + length) (length > 0) as the local side of operations
+     * (symh_buffer_register, device allocations); *handle, not NULL on success, is kept in the
+     * registry entry and is what symh_tl_nic_local gives back for it. */
     int (*map_local)(void *addr, size_t length, void **handle);
     void (*unmap_local)(void *handle);
 } symh_tl_nic_t;

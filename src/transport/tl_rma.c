@@ -257,28 +257,11 @@ symh_tl_rma_strided(const char *func, int is_put, void *dest, const void *source
     if (!symh_tl_rma_target(func, is_put ? "dest" : "source", sym,
                             symh_tl_rma_span(nelems, is_put ? dst : sst), size, align, pe, &mapped))
         return;
-    if (mapped != NULL && symh_dev == symh_dev_host) {
-        /* the data path: plain element copies through the mapping */
-        for (i = 0; i < nelems; ++i) {
-            if (is_put)
-                memcpy(mapped + i * (size_t)dst * size,
-                       (const char *)source + i * (size_t)sst * size, size);
-            else
-                memcpy((char *)dest + i * (size_t)dst * size, mapped + i * (size_t)sst * size,
-                       size);
-        }
-        symh_status_set(SYMH_OK);
-        return;
-    }
-    if (mapped != NULL) { /* a GPU backend: the local side may be device memory */
-        for (i = 0; i < nelems && status == SYMH_OK; ++i) {
-            if (is_put)
-                status = symh_tl_ipc_copy(mapped + i * (size_t)dst * size,
-                                          (const char *)source + i * (size_t)sst * size, size);
-            else
-                status = symh_tl_ipc_copy((char *)dest + i * (size_t)dst * size,
-                                          mapped + i * (size_t)sst * size, size);
-        }
+    if (mapped != NULL) { /* the data path: element copies through the mapping */
+        d = is_put ? mapped : (char *)dest;
+        s = is_put ? (const char *)source : mapped;
+        for (i = 0; i < nelems && status == SYMH_OK; ++i)
+            status = symh_tl_ipc_copy(d + i * (size_t)dst * size, s + i * (size_t)sst * size, size);
         symh_status_set(status);
         return;
     }

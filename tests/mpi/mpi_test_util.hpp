@@ -58,6 +58,15 @@ inline size_t log_lines(const std::string &log)
     return n;
 }
 
+// Occurrences of `part` in a captured log.
+inline size_t count_lines(const std::string &log, const std::string &part)
+{
+    size_t n = 0;
+    for (size_t at = log.find(part); at != std::string::npos; at = log.find(part, at + 1))
+        ++n;
+    return n;
+}
+
 // Runs `action`, expecting exactly one log line, mentioning `text`.
 template <typename F> void expect_one_line(const char *text, F action)
 {

@@ -22,14 +22,6 @@ namespace
 
 using namespace symh_test;
 
-size_t count_lines(const std::string &log, const std::string &part)
-{
-    size_t n = 0;
-    for (size_t at = log.find(part); at != std::string::npos; at = log.find(part, at + 1))
-        ++n;
-    return n;
-}
-
 // ---- before init ----------------------------------------------------------------------------
 
 class BarrierBeforeInit : public SymhTest

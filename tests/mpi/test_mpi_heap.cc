@@ -27,14 +27,6 @@ uint64_t offset_of(const void *p)
     return (uint64_t)((const char *)p - (const char *)symh_shim_heap_base());
 }
 
-size_t count_lines(const std::string &log, const std::string &part)
-{
-    size_t n = 0;
-    for (size_t at = log.find(part); at != std::string::npos; at = log.find(part, at + 1))
-        ++n;
-    return n;
-}
-
 symh_heap_stats_t stats()
 {
     symh_heap_stats_t s{};

@@ -47,14 +47,6 @@ std::vector<int> nic_peers()
     return peers;
 }
 
-size_t count(const std::string &log, const std::string &part)
-{
-    size_t n = 0;
-    for (size_t at = log.find(part); at != std::string::npos; at = log.find(part, at + 1))
-        ++n;
-    return n;
-}
-
 // A NIC transport that cannot start (UCX given no usable wire, or libfabric an unknown provider)
 // fails symh_init on every PE with SYMH_ERR_TRANSPORT and the library's reason logged, leaves
 // nothing initialized, and a later init without the bad setting works (the Nic suite below).
@@ -148,7 +140,7 @@ TEST_F(Nic, UnregisteredLocalBufferIsRefusedAndNothingIsSent)
         std::string log = symh_captured_log([&] { symh_putmem(target, plain, bytes, pe); });
         EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
         EXPECT_EQ(1u, log_lines(log)) << log;
-        EXPECT_EQ(1u, count(log, "is not registered")) << log;
+        EXPECT_EQ(1u, count_lines(log, "is not registered")) << log;
         log = symh_captured_log([&] { symh_getmem(plain, target, bytes, pe); });
         EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
         EXPECT_EQ(1u, log_lines(log)) << log;

@@ -12,6 +12,7 @@
 #include <symheap.h>
 
 #include "mpi_test_util.hpp"
+#include "shim_reg.h"
 
 namespace
 {
@@ -217,6 +218,31 @@ TEST_F(RegAfterFinalize, RegistrationsEndWithFinalize)
     ASSERT_EQ(SYMH_OK, symh_init());
     EXPECT_EQ(SYMH_OK, symh_buffer_register(buf, sizeof(buf))) << "a new init starts empty";
     symh_finalize();
+}
+
+// The registry owns the NIC mappings of what it records: a buffer still registered, and a device
+// allocation still live, at symh_finalize are unmapped before the transport stops. Counted
+// through hooks wrapping the active NIC transport's (or standing for one where none is up).
+TEST_F(RegAfterFinalize, FinalizeUnmapsWhatIsStillMappedForTheNic)
+{
+    std::vector<char> a(4096), b(4096), c(4096);
+    void *dev = nullptr;
+    size_t maps = 0, unmaps = 0;
+
+    ASSERT_EQ(SYMH_OK, symh_init());
+    symh_shim_reg_nic_count();
+    ASSERT_EQ(SYMH_OK, symh_buffer_register(a.data(), a.size()));
+    ASSERT_EQ(SYMH_OK, symh_buffer_register(b.data(), b.size()));
+    ASSERT_EQ(SYMH_OK, symh_buffer_register(c.data(), c.size()));
+    ASSERT_EQ(SYMH_OK, symh_buffer_unregister(b.data()));
+    ASSERT_EQ(SYMH_OK, symh_dev_alloc(&dev, 256, nullptr));
+    symh_shim_reg_nic_counts(&maps, &unmaps);
+    EXPECT_EQ(4u, maps);
+    EXPECT_EQ(1u, unmaps);
+    std::string log = symh_captured_log([] { symh_finalize(); }); // warns of the live allocation
+    symh_shim_reg_nic_counts(&maps, &unmaps);
+    symh_shim_reg_nic_uncount();
+    EXPECT_EQ(4u, unmaps) << "a, c and the device allocation unmapped at finalize; " << log;
 }
 
 } // namespace

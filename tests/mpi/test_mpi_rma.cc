@@ -39,14 +39,6 @@ void barrier()
     symh_barrier_all();
 }
 
-size_t count_lines(const std::string &log, const std::string &part)
-{
-    size_t n = 0;
-    for (size_t at = log.find(part); at != std::string::npos; at = log.find(part, at + 1))
-        ++n;
-    return n;
-}
-
 unsigned char pattern(int pe, size_t size, size_t i)
 {
     return (unsigned char)(pe * 31 + size * 7 + i * 13 + (i >> 8));

@@ -7,6 +7,7 @@
 #include <symheap/status.h>
 
 #include "registration/reg_map.h"
+#include "registration/reg_registry.h"
 
 _Static_assert(SYMH_SHIM_REG_LABEL_MAX == SYMH_REG_LABEL_MAX, "label size");
 
@@ -117,4 +118,69 @@ size_t symh_shim_reg_map_remove_if(symh_shim_reg_map_t *map,
 int symh_shim_reg_map_check(const symh_shim_reg_map_t *map)
 {
     return symh_reg_map_check(map);
+}
+
+static int shim_reg_accept_device(const symh_reg_entry_t *entry, void *arg)
+{
+    return entry->device == *(const int *)arg ? SYMH_OK : SYMH_ERR_DEVICE_MISMATCH;
+}
+
+int symh_shim_reg_map_take_device(symh_shim_reg_map_t *map, uintptr_t addr, int device,
+                                  symh_shim_reg_entry_t *found)
+{
+    symh_reg_entry_t out;
+    int status =
+        symh_reg_map_take(map, addr, shim_reg_accept_device, &device, found == NULL ? NULL : &out);
+
+    if (found != NULL && (status == SYMH_OK || status == SYMH_ERR_DEVICE_MISMATCH))
+        shim_reg_from(&out, found);
+    return status;
+}
+
+static struct {
+    const symh_reg_nic_hooks_t *wrapped;
+    size_t maps, unmaps;
+    char dummies[1];
+} shim_reg_nic;
+
+static int shim_reg_nic_map(void *addr, size_t length, void **handle)
+{
+    int status = SYMH_OK;
+
+    if (shim_reg_nic.wrapped != NULL)
+        status = shim_reg_nic.wrapped->map(addr, length, handle);
+    else
+        *handle = shim_reg_nic.dummies; /* not NULL: "mapped" */
+    if (status == SYMH_OK)
+        __atomic_add_fetch(&shim_reg_nic.maps, 1, __ATOMIC_RELAXED);
+    return status;
+}
+
+static void shim_reg_nic_unmap(void *handle)
+{
+    if (shim_reg_nic.wrapped != NULL)
+        shim_reg_nic.wrapped->unmap(handle);
+    __atomic_add_fetch(&shim_reg_nic.unmaps, 1, __ATOMIC_RELAXED);
+}
+
+static const symh_reg_nic_hooks_t shim_reg_nic_hooks = { shim_reg_nic_map, shim_reg_nic_unmap };
+
+void symh_shim_reg_nic_count(void)
+{
+    shim_reg_nic.wrapped = symh_reg_get_nic_hooks();
+    shim_reg_nic.maps = shim_reg_nic.unmaps = 0;
+    symh_reg_set_nic_hooks(&shim_reg_nic_hooks);
+}
+
+void symh_shim_reg_nic_uncount(void)
+{
+    if (symh_reg_get_nic_hooks() == &shim_reg_nic_hooks)
+        symh_reg_set_nic_hooks(shim_reg_nic.wrapped);
+    shim_reg_nic.wrapped = NULL;
+}
+
+void symh_shim_reg_nic_counts(size_t *maps, size_t *unmaps)
+{
+    *maps = __atomic_load_n(&shim_reg_nic.maps, __ATOMIC_RELAXED);
+    *unmaps = __atomic_load_n(&shim_reg_nic.unmaps, __ATOMIC_RELAXED);
 }

@@ -42,6 +42,16 @@ size_t symh_shim_reg_map_remove_if(symh_shim_reg_map_t *map,
                                    int (*keep)(const symh_shim_reg_entry_t *, void *), void *arg);
 /* The map's O(n) invariant walk: SYMH_OK, or SYMH_ERR_SYSTEM with one error log line. */
 int symh_shim_reg_map_check(const symh_shim_reg_map_t *map);
+/* take with an accept that refuses (SYMH_ERR_DEVICE_MISMATCH) a range not on `device`. */
+int symh_shim_reg_map_take_device(symh_shim_reg_map_t *map, uintptr_t addr, int device,
+                                  symh_shim_reg_entry_t *found);
+
+/* Counting NIC hooks of the registry (after symh_init): they wrap the active NIC transport's
+ * (or, with none, hand out distinct dummy handles) and count maps and unmaps until `uncount`,
+ * which restores what was installed (nothing once symh_finalize has stopped a transport). */
+void symh_shim_reg_nic_count(void);
+void symh_shim_reg_nic_uncount(void);
+void symh_shim_reg_nic_counts(size_t *maps, size_t *unmaps);
 
 #ifdef __cplusplus
 }

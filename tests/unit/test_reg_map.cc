@@ -469,6 +469,52 @@ TEST_F(RegMapTest, RangeReachingPastARemovedFirstBaseIsFound)
     }
 }
 
+// take refuses through its accept callback (the device allocator's device-mismatch free) without
+// changing anything, on both of its paths: by base (hash, no descent) while a leaf keeps more
+// than a quarter of its ranges, and through a descent (interior addresses, and bases once the
+// removals below have drained the leaves to their floor).
+TEST_F(RegMapTest, TakeRefusedByAcceptChangesNothing)
+{
+    const size_t n = 2000;
+    const uintptr_t lo = (uintptr_t)1 << 36, stride = 64;
+    auto base_of = [&](size_t i) { return lo + i * stride; };
+
+    for (size_t i = 0; i < n; ++i) {
+        symh_shim_reg_entry_t e = make_entry(base_of(i), 32, 4, (int)(i % 3));
+        ASSERT_EQ(SYMH_OK, symh_shim_reg_map_insert(map_, &e, nullptr)) << i;
+    }
+    size_t alive = n;
+    for (size_t i = 0; i < n; ++i) {
+        symh_shim_reg_entry_t found;
+        const int right = (int)(i % 3), wrong = (right + 1) % 3;
+        for (uintptr_t addr : { base_of(i), base_of(i) + 17 }) {
+            std::memset(&found, 0, sizeof(found));
+            ASSERT_EQ(SYMH_ERR_DEVICE_MISMATCH,
+                      symh_shim_reg_map_take_device(map_, addr, wrong, &found))
+                << i;
+            EXPECT_EQ(base_of(i), found.base) << "the refused entry is reported";
+            ASSERT_EQ(alive, symh_shim_reg_map_count(map_)) << i;
+            ASSERT_EQ(base_of(i), find(addr)) << i << ": still there";
+        }
+        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED,
+                  symh_shim_reg_map_take_device(map_, base_of(i) + 32, right, nullptr))
+            << "the gap after it";
+        // Every other range goes, by its base or by an interior byte.
+        if (i % 2 == 0) {
+            ASSERT_EQ(SYMH_OK, symh_shim_reg_map_take_device(map_, base_of(i) + (i % 4 ? 0 : 5),
+                                                             right, &found))
+                << i;
+            EXPECT_EQ(base_of(i), found.base);
+            EXPECT_EQ(0u, find(base_of(i)));
+            --alive;
+        }
+        if (i % 250 == 0) {
+            ASSERT_EQ(SYMH_OK, symh_shim_reg_map_check(map_)) << i;
+        }
+    }
+    ASSERT_EQ(alive, symh_shim_reg_map_count(map_));
+}
+
 // Entries whose every field derives from the base, so a reader can tell a torn copy.
 symh_shim_reg_entry_t derived_entry(uintptr_t base)
 {

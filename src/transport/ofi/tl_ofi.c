@@ -94,13 +94,6 @@ static int symh_tl_ofi_load(void)
 #define SYMH_OFI_WARN_NS (30ull * 1000000000ull)
 #define SYMH_OFI_N_AMO   (SYMH_TL_AMO_XOR + 1)
 
-/* A map_local registration; live ones are listed so fini can close them. */
-typedef struct symh_tl_ofi_handle {
-    struct fid_mr *mr;
-    void *desc;
-    struct symh_tl_ofi_handle *prev, *next;
-} symh_tl_ofi_handle_t;
-
 /* What a PE shares per key slot. */
 typedef struct {
     int32_t status;
@@ -155,11 +148,7 @@ static struct {
     void *scratch_desc;
     pthread_mutex_t amo_lock;
     unsigned char amo_ok[2][SYMH_OFI_N_AMO][2]; /* [4/8 bytes][op][fetching] */
-
-    pthread_mutex_t handle_lock;
-    symh_tl_ofi_handle_t *handles;
-} symh_tl_ofi_state = { .amo_lock = PTHREAD_MUTEX_INITIALIZER,
-                        .handle_lock = PTHREAD_MUTEX_INITIALIZER };
+} symh_tl_ofi_state = { .amo_lock = PTHREAD_MUTEX_INITIALIZER };
 
 static const char *symh_tl_ofi_amo_name[SYMH_OFI_N_AMO] = { "fetch", "set", "swap", "cswap",
                                                             "add",   "and", "or",   "xor" };
@@ -357,14 +346,6 @@ static void symh_tl_ofi_close_fid(struct fid *fid, const char *what)
 static void symh_tl_ofi_teardown(void)
 {
     symh_tl_ofi_state.up = 0;
-    pthread_mutex_lock(&symh_tl_ofi_state.handle_lock);
-    while (symh_tl_ofi_state.handles != NULL) {
-        symh_tl_ofi_handle_t *h = symh_tl_ofi_state.handles;
-        symh_tl_ofi_state.handles = h->next;
-        symh_tl_ofi_mr_close(&h->mr);
-        free(h);
-    }
-    pthread_mutex_unlock(&symh_tl_ofi_state.handle_lock);
     if (symh_tl_ofi_state.mr != NULL) {
         for (int slot = 0; slot < symh_tl_ofi_state.n_slots; ++slot)
             symh_tl_ofi_mr_close(&symh_tl_ofi_state.mr[slot]);
@@ -626,7 +607,6 @@ static int symh_tl_ofi_init(void *base, size_t length, int thread_multiple)
     symh_tl_ofi_state.thread_multiple = thread_multiple;
     symh_tl_ofi_state.issued = 0;
     symh_tl_ofi_state.err_seen = 0;
-    symh_tl_ofi_state.handles = NULL;
 
     int status = SYMH_OK;
     size_t n_slots = (size_t)symh_tl_ofi_state.n_slots;
@@ -802,45 +782,28 @@ static void symh_tl_ofi_unmap_symm(int slot)
            (size_t)symh_tl_ofi_state.n_pes * sizeof(uint64_t));
 }
 
+/* The handle is the memory registration itself (its descriptor is fi_mr_desc of it). The
+ * registry owns it: it unmaps every handle it still holds before the transport stops
+ * (symh_reg_fini). */
 static int symh_tl_ofi_map_local(void *addr, size_t length, void **handle)
 {
+    struct fid_mr *mr = NULL;
+    int status;
+
     *handle = NULL;
     if (!symh_tl_ofi_state.up)
         return SYMH_ERR_TRANSPORT;
-    symh_tl_ofi_handle_t *h = calloc(1, sizeof(*h));
-    if (h == NULL)
-        return SYMH_ERR_NO_MEMORY;
-    int status = symh_tl_ofi_mr_reg(addr, length, FI_READ | FI_WRITE, &h->mr);
-    if (status != SYMH_OK) {
-        free(h);
-        return status;
-    }
-    h->desc = fi_mr_desc(h->mr);
-    pthread_mutex_lock(&symh_tl_ofi_state.handle_lock);
-    h->next = symh_tl_ofi_state.handles;
-    if (h->next != NULL)
-        h->next->prev = h;
-    symh_tl_ofi_state.handles = h;
-    pthread_mutex_unlock(&symh_tl_ofi_state.handle_lock);
-    *handle = h;
-    return SYMH_OK;
+    status = symh_tl_ofi_mr_reg(addr, length, FI_READ | FI_WRITE, &mr);
+    if (status == SYMH_OK)
+        *handle = mr;
+    return status;
 }
 
 static void symh_tl_ofi_unmap_local(void *handle)
 {
-    symh_tl_ofi_handle_t *h = handle;
-    if (h == NULL)
-        return;
-    pthread_mutex_lock(&symh_tl_ofi_state.handle_lock);
-    if (h->prev != NULL)
-        h->prev->next = h->next;
-    else if (symh_tl_ofi_state.handles == h)
-        symh_tl_ofi_state.handles = h->next;
-    if (h->next != NULL)
-        h->next->prev = h->prev;
-    pthread_mutex_unlock(&symh_tl_ofi_state.handle_lock);
-    symh_tl_ofi_mr_close(&h->mr);
-    free(h);
+    struct fid_mr *mr = handle;
+
+    symh_tl_ofi_mr_close(&mr);
 }
 
 /* ---- data path --------------------------------------------------------------------------------
@@ -887,7 +850,7 @@ static int symh_tl_ofi_desc(const void *addr, size_t bytes, void **desc)
             return SYMH_ERR_NOT_REGISTERED;
         *desc = fi_mr_desc(symh_tl_ofi_state.mr[slot]);
     } else if (handle != NULL) {
-        *desc = ((symh_tl_ofi_handle_t *)handle)->desc;
+        *desc = fi_mr_desc((struct fid_mr *)handle);
     } else {
         return SYMH_ERR_NOT_REGISTERED;
     }

@@ -25,13 +25,6 @@
 /* How long fini waits for its endpoints to close (see symh_tl_ucx_close_eps). */
 #define SYMH_TL_UCX_CLOSE_TIMEOUT_NS (1000000000ull)
 
-/* A map_local handle; live ones are kept in a list so fini can unmap them. */
-typedef struct symh_tl_ucx_local {
-    ucp_mem_h memh; /* NULL for an empty buffer */
-    struct symh_tl_ucx_local *prev;
-    struct symh_tl_ucx_local *next;
-} symh_tl_ucx_local_t;
-
 /* What every PE sends first in an exchange of variable-size blobs, and in an agreement. */
 typedef struct {
     int32_t status;
@@ -49,11 +42,9 @@ static struct {
     int n_slots;
     int my_pe;
     symh_tl_ucx_header_t *headers; /* n_pes entries: scratch of the collective steps */
-    symh_tl_ucx_local_t *locals;
-    long nbi_pending; /* put_nbi/get_nbi requests whose callback has not come yet */
-    int nbi_status;   /* SYMH_ERR_TRANSPORT when a put_nbi/get_nbi failed since the last quiet */
-    pthread_mutex_t locals_lock;
-} symh_ucx = { .locals_lock = PTHREAD_MUTEX_INITIALIZER };
+    long nbi_pending;              /* put_nbi/get_nbi requests whose callback has not come yet */
+    int nbi_status; /* SYMH_ERR_TRANSPORT when a put_nbi/get_nbi failed since the last quiet */
+} symh_ucx;
 
 static uint64_t symh_tl_ucx_now_ns(void)
 {
@@ -303,15 +294,6 @@ static void symh_tl_ucx_fini(void)
         for (int slot = 0; slot < symh_ucx.n_slots; slot++)
             symh_tl_ucx_unmap_symm(slot);
     }
-    pthread_mutex_lock(&symh_ucx.locals_lock);
-    while (symh_ucx.locals != NULL) {
-        symh_tl_ucx_local_t *local = symh_ucx.locals;
-        symh_ucx.locals = local->next;
-        if (local->memh != NULL)
-            ucp_mem_unmap(symh_ucx.context, local->memh);
-        free(local);
-    }
-    pthread_mutex_unlock(&symh_ucx.locals_lock);
     if (symh_ucx.eps != NULL)
         symh_tl_ucx_close_eps();
     free(symh_ucx.eps);
@@ -408,7 +390,6 @@ static int symh_tl_ucx_init(void *base, size_t length, int thread_multiple)
     symh_ucx.my_pe = symh_boot_info.my_pe;
     symh_ucx.n_pes = symh_boot_info.n_pes;
     symh_ucx.n_slots = symh_tl_nic_n_slots;
-    symh_ucx.locals = NULL;
     symh_ucx.nbi_status = SYMH_OK;
     symh_ucx.nbi_pending = 0;
     symh_ucx.headers = calloc((size_t)symh_ucx.n_pes, sizeof(*symh_ucx.headers));
@@ -476,55 +457,32 @@ static int symh_tl_ucx_map_symm(int slot, void *addr, size_t length, int status)
     return rc;
 }
 
+/* The handle is the UCP memory handle itself. The registry owns it: it unmaps every handle
+ * it still holds before the transport stops (symh_reg_fini). */
 static int symh_tl_ucx_map_local(void *addr, size_t length, void **handle)
 {
+    ucp_mem_map_params_t params = {
+        .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
+        .address = addr,
+        .length = length,
+    };
+    ucp_mem_h memh = NULL;
+    ucs_status_t status = ucp_mem_map(symh_ucx.context, &params, &memh);
+
     *handle = NULL;
-    symh_tl_ucx_local_t *local = calloc(1, sizeof(*local));
-    if (local == NULL) {
-        symh_error("UCX: out of memory for a local mapping");
-        return SYMH_ERR_NO_MEMORY;
-    }
-    if (length > 0) {
-        ucp_mem_map_params_t params = {
-            .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
-            .address = addr,
-            .length = length,
-        };
-        ucs_status_t status = ucp_mem_map(symh_ucx.context, &params, &local->memh);
-        if (status != UCS_OK) {
-            free(local);
-            return symh_tl_ucx_fail("ucp_mem_map", status);
-        }
-    }
-    pthread_mutex_lock(&symh_ucx.locals_lock);
-    local->next = symh_ucx.locals;
-    if (symh_ucx.locals != NULL)
-        symh_ucx.locals->prev = local;
-    symh_ucx.locals = local;
-    pthread_mutex_unlock(&symh_ucx.locals_lock);
-    *handle = local;
+    if (status != UCS_OK)
+        return symh_tl_ucx_fail("ucp_mem_map", status);
+    *handle = memh;
     return SYMH_OK;
 }
 
 static void symh_tl_ucx_unmap_local(void *handle)
 {
-    symh_tl_ucx_local_t *local = handle;
-    if (local == NULL)
+    if (handle == NULL)
         return;
-    pthread_mutex_lock(&symh_ucx.locals_lock);
-    if (local->prev != NULL)
-        local->prev->next = local->next;
-    else
-        symh_ucx.locals = local->next;
-    if (local->next != NULL)
-        local->next->prev = local->prev;
-    pthread_mutex_unlock(&symh_ucx.locals_lock);
-    if (local->memh != NULL) {
-        ucs_status_t status = ucp_mem_unmap(symh_ucx.context, local->memh);
-        if (status != UCS_OK)
-            symh_tl_ucx_fail("ucp_mem_unmap", status);
-    }
-    free(local);
+    ucs_status_t status = ucp_mem_unmap(symh_ucx.context, handle);
+    if (status != UCS_OK)
+        symh_tl_ucx_fail("ucp_mem_unmap", status);
 }
 
 /* The endpoint, remote address and key for `bytes` at this PE's symmetric `addr` on `pe`. */
@@ -544,34 +502,6 @@ static int symh_tl_ucx_remote(const void *addr, size_t bytes, int pe, ucp_ep_h *
     *ep = symh_ucx.eps[pe];
     *rkey = symh_ucx.rkeys[(size_t)slot * symh_ucx.n_pes + pe];
     return SYMH_OK;
-}
-
-static int symh_tl_ucx_put(void *dest, const void *source, size_t bytes, int pe)
-{
-    if (bytes == 0)
-        return SYMH_OK;
-    ucp_ep_h ep;
-    uint64_t remote;
-    ucp_rkey_h rkey;
-    int rc = symh_tl_ucx_remote(dest, bytes, pe, &ep, &remote, &rkey);
-    if (rc != SYMH_OK)
-        return rc;
-    ucp_request_param_t param = { .op_attr_mask = 0 };
-    return symh_tl_ucx_wait(ucp_put_nbx(ep, source, bytes, remote, rkey, &param), "ucp_put_nbx");
-}
-
-static int symh_tl_ucx_get(void *dest, const void *source, size_t bytes, int pe)
-{
-    if (bytes == 0)
-        return SYMH_OK;
-    ucp_ep_h ep;
-    uint64_t remote;
-    ucp_rkey_h rkey;
-    int rc = symh_tl_ucx_remote(source, bytes, pe, &ep, &remote, &rkey);
-    if (rc != SYMH_OK)
-        return rc;
-    ucp_request_param_t param = { .op_attr_mask = 0 };
-    return symh_tl_ucx_wait(ucp_get_nbx(ep, dest, bytes, remote, rkey, &param), "ucp_get_nbx");
 }
 
 /* Completion of a put_nbi/get_nbi request that did not finish at once: counts it done, keeps a
@@ -598,34 +528,45 @@ static int symh_tl_ucx_nbi(ucs_status_ptr_t request, const char *call)
     return SYMH_OK;
 }
 
-static int symh_tl_ucx_put_nbi(void *dest, const void *source, size_t bytes, int pe)
+/* A put or get of `bytes` between local memory and this PE's symmetric address on `pe`:
+ * blocking (waited for here) or nbi (counted, completes on its own, quiet waits). */
+static int symh_tl_ucx_rma(int is_put, int nbi, void *dest, const void *source, size_t bytes,
+                           int pe)
 {
     if (bytes == 0)
         return SYMH_OK;
     ucp_ep_h ep;
     uint64_t remote;
     ucp_rkey_h rkey;
-    int rc = symh_tl_ucx_remote(dest, bytes, pe, &ep, &remote, &rkey);
+    int rc = symh_tl_ucx_remote(is_put ? dest : source, bytes, pe, &ep, &remote, &rkey);
     if (rc != SYMH_OK)
         return rc;
-    ucp_request_param_t param = { .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK,
-                                  .cb.send = symh_tl_ucx_nbi_done };
-    return symh_tl_ucx_nbi(ucp_put_nbx(ep, source, bytes, remote, rkey, &param), "ucp_put_nbx");
+    ucp_request_param_t param = { .op_attr_mask = nbi ? UCP_OP_ATTR_FIELD_CALLBACK : 0,
+                                  .cb.send = nbi ? symh_tl_ucx_nbi_done : NULL };
+    const char *call = is_put ? "ucp_put_nbx" : "ucp_get_nbx";
+    ucs_status_ptr_t request = is_put ? ucp_put_nbx(ep, source, bytes, remote, rkey, &param)
+                                      : ucp_get_nbx(ep, dest, bytes, remote, rkey, &param);
+    return nbi ? symh_tl_ucx_nbi(request, call) : symh_tl_ucx_wait(request, call);
+}
+
+static int symh_tl_ucx_put(void *dest, const void *source, size_t bytes, int pe)
+{
+    return symh_tl_ucx_rma(1, 0, dest, source, bytes, pe);
+}
+
+static int symh_tl_ucx_get(void *dest, const void *source, size_t bytes, int pe)
+{
+    return symh_tl_ucx_rma(0, 0, dest, source, bytes, pe);
+}
+
+static int symh_tl_ucx_put_nbi(void *dest, const void *source, size_t bytes, int pe)
+{
+    return symh_tl_ucx_rma(1, 1, dest, source, bytes, pe);
 }
 
 static int symh_tl_ucx_get_nbi(void *dest, const void *source, size_t bytes, int pe)
 {
-    if (bytes == 0)
-        return SYMH_OK;
-    ucp_ep_h ep;
-    uint64_t remote;
-    ucp_rkey_h rkey;
-    int rc = symh_tl_ucx_remote(source, bytes, pe, &ep, &remote, &rkey);
-    if (rc != SYMH_OK)
-        return rc;
-    ucp_request_param_t param = { .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK,
-                                  .cb.send = symh_tl_ucx_nbi_done };
-    return symh_tl_ucx_nbi(ucp_get_nbx(ep, dest, bytes, remote, rkey, &param), "ucp_get_nbx");
+    return symh_tl_ucx_rma(0, 1, dest, source, bytes, pe);
 }
 
 /* One fetching atomic through UCP: *reply (in: the CSWAP swap value) gets the old value. */
