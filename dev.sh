@@ -16,6 +16,8 @@ PACKAGES=(
     clang-format       # tools/check_format.sh: the clang-format Debian ships
     libclang-rt-14-dev # ASan, UBSan and libFuzzer runtimes for clang 14
     git
+    iproute2           # ip: loopback in the IPC exchange tests' network namespace (ipc_guard_netns.sh)
+    util-linux         # unshare, setpriv: those tests' namespace and their outsider of another uid
     libucx-dev         # the UCX transport (src/transport/ucx)
     ucx-utils          # ucx_info: what UCX sees (docs/transports.md)
     libfabric-dev      # the libfabric transport (src/transport/ofi)
@@ -26,6 +28,7 @@ PACKAGES=(
 BUILD_DIR=build
 ASAN_BUILD_DIR=build-asan
 TSAN_BUILD_DIR=build-tsan
+DEBUG_BUILD_DIR=build-debug
 DEMO_NP=4
 CTEST_JOBS=2
 CTEST_TIMEOUT=600 # backstop for a test without its own TIMEOUT; none should hang this long
@@ -38,7 +41,8 @@ usage: ./dev.sh demo | test | --help
           mpirun -np $DEMO_NP $BUILD_DIR/examples/symh_hello
   test    the same set-up, then the format check, the test suite (ctest in $BUILD_DIR/), and
           the sanitizer builds (clang; address+undefined with the fuzz targets in
-          $ASAN_BUILD_DIR/, thread in $TSAN_BUILD_DIR/), each with its own ctest run; exits
+          $ASAN_BUILD_DIR/, thread in $TSAN_BUILD_DIR/) and the Debug build with the expensive
+          invariant checks ($DEBUG_BUILD_DIR/, a selection), each with its own ctest run; exits
           non-zero if any step fails
   --help  print this text
 
@@ -196,6 +200,28 @@ configure_asan() {
         -DSYMH_SANITIZE=address,undefined -DSYMH_FUZZ=ON -DSYMH_WERROR=ON
 }
 
+# Debug with assertions and the O(n) heap and registry walks after every change: it catches what
+# optimized builds pass by luck (an unset status read back as 0). gcc, so that clang's warnings
+# (the sanitizer builds) and gcc's -O0 code both get their turn.
+configure_debug() {
+    configure "$DEBUG_BUILD_DIR" -- -DCMAKE_BUILD_TYPE=Debug -DSYMH_EXPENSIVE_CHECKS=ON \
+        -DSYMH_WERROR=ON
+}
+
+# What the Debug build runs (docs/testing.md "The Debug build"): the unit tests and the tests of
+# label `hardening`, then the multi-PE suites over IPC (one node) and over one NIC configuration
+# (libfabric tcp) at 2 and 4 PEs; the walks after each change make 8 PEs and the other NIC
+# configurations too slow for CI's budget, and the builds above run those already.
+DEBUG_MPI_TESTS='^(boot|heap|barrier|rma|reg|symm|vmm)\.np[24](\.(one_node|default))?$|^tl_[a-z]+\.np[24]\.ofi_tcp$'
+
+run_ctest_debug() {
+    local status=0
+
+    run_ctest "$DEBUG_BUILD_DIR" -L '^(unit|hardening)$' || status=$?
+    run_ctest "$DEBUG_BUILD_DIR" -R "$DEBUG_MPI_TESTS" -LE '^(unit|hardening)$' || status=$?
+    return "$status"
+}
+
 print_summary() {
     local line
 
@@ -248,6 +274,13 @@ cmd_test() {
         step "ctest $TSAN_BUILD_DIR/" run_ctest "$TSAN_BUILD_DIR" -LE '^checks$' || true
     else
         skip "ctest $TSAN_BUILD_DIR/" "no build"
+    fi
+
+    if step "configure $DEBUG_BUILD_DIR/ (gcc Debug, expensive checks)" configure_debug &&
+        step "build $DEBUG_BUILD_DIR/" build "$DEBUG_BUILD_DIR"; then
+        step "ctest $DEBUG_BUILD_DIR/ (a selection)" run_ctest_debug || true
+    else
+        skip "ctest $DEBUG_BUILD_DIR/" "no build"
     fi
 
     print_summary

@@ -3,6 +3,15 @@
 set(SYMH_C_WARNINGS -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
     -Wpointer-arith -Wformat=2)
 set(SYMH_CXX_WARNINGS -Wall -Wextra -Wshadow)
+# clang only: a variable that some path reads before any store (gcc's -Wmaybe-uninitialized is
+# too noisy at -O2 and silent at -O0; this one caught symh_reg_map_insert returning an unset
+# status on its common path).
+if(CMAKE_C_COMPILER_ID MATCHES "Clang")
+  list(APPEND SYMH_C_WARNINGS -Wconditional-uninitialized)
+endif()
+if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  list(APPEND SYMH_CXX_WARNINGS -Wconditional-uninitialized)
+endif()
 if(SYMH_WERROR)
   list(APPEND SYMH_C_WARNINGS -Werror)
   list(APPEND SYMH_CXX_WARNINGS -Werror)

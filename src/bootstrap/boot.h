@@ -4,6 +4,9 @@
 #define SYMH_BOOT_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+typedef enum { SYMH_BOOT_REDUCE_MIN, SYMH_BOOT_REDUCE_MAX } symh_boot_reduce_t;
 
 typedef struct {
     /* `bytes` from each PE, concatenated in PE order into `out` (n_pes * bytes). */
@@ -12,6 +15,9 @@ typedef struct {
     int (*alltoall)(const void *in, void *out, size_t bytes);
     int (*bcast)(void *buf, size_t bytes, int root);
     int (*barrier)(void);
+    /* In place: each of the `count` values becomes their MIN or MAX over every PE. Allocates
+     * nothing, so a PE that has just failed on memory still takes part. */
+    int (*allreduce)(int64_t *values, size_t count, symh_boot_reduce_t op);
     /* Ends every process of the job with `status`; does not return. */
     void (*abort)(int status);
 } symh_boot_ops_t;
@@ -46,6 +52,27 @@ int symh_boot_is_up(void);
  * that a transport whose peers need this PE's progress (a NIC transport over TCP, software
  * atomics) keeps moving while this PE sits in a barrier. Every collective polls and yields. */
 void symh_boot_set_progress(void (*progress)(void));
+
+/* Called once by a bootstrap collective that has waited SYMH_HANG_TIMEOUT (core_wait.h), with
+ * the MPI call and the seconds waited, so that the layer above says which of its calls this is
+ * (NULL: a generic line). The caller then keeps waiting, or ends the job (SYMH_HANG_ABORT). */
+void symh_boot_set_hang_report(void (*report)(const char *call, double seconds));
+
+/* Collective, the agreement every start-up step ends with (boot_agree.c): each PE passes its
+ * local `status`, having taken part in every exchange of the step even after failing. SYMH_OK
+ * when every PE passed SYMH_OK; else this PE's own status when it failed, SYMH_ERR_MISMATCH when
+ * only others did. *first_bad (when not NULL): the lowest failing PE, -1 when none. Allocates
+ * nothing. SYMH_ERR_BOOTSTRAP (and *first_bad -1) when the exchange itself failed. */
+int symh_boot_agree(int status, int *first_bad);
+
+/* Collective: an allgather of blobs whose sizes differ between PEs, which a PE that failed before
+ * (`status` not SYMH_OK: it offers nothing) or fails to allocate the buffer still takes part in.
+ * Every block is padded with zeros to *stride bytes (the largest `size` offered, at least 1).
+ * Returns what symh_boot_agree returns over `status` and the allocation; on SYMH_OK *all holds
+ * n_pes blocks (the caller frees it), else *all is NULL. `what` names the exchange in the
+ * out-of-memory line ("ofi: the address exchange") and is its fault-injection site. */
+int symh_boot_exchange(int status, const void *mine, size_t size, const char *what, void **all,
+                       size_t *stride);
 
 static inline int symh_boot_pe_is_local(int pe)
 {

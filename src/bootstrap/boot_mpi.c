@@ -12,7 +12,9 @@
 
 #include "bootstrap/boot.h"
 #include "core/core_config.h"
+#include "core/core_fault.h"
 #include "core/core_status.h"
+#include "core/core_wait.h"
 
 const symh_boot_ops_t *symh_boot;
 symh_boot_info_t symh_boot_info = { -1, -1, -1, -1, 0, NULL, 0 };
@@ -57,15 +59,26 @@ static int symh_boot_mpi_count(size_t bytes, const char *call)
     return (int)bytes;
 }
 
+static void (*_Atomic symh_boot_hang_report)(const char *call, double seconds);
+
+void symh_boot_set_hang_report(void (*report)(const char *call, double seconds))
+{
+    atomic_store(&symh_boot_hang_report, report);
+}
+
 /* Completes a non-blocking collective: polls, drives the transport's progress and yields the
- * core between polls (PEs that outnumber cores must let the late PE run). */
+ * core between polls (PEs that outnumber cores must let the late PE run); after
+ * SYMH_HANG_TIMEOUT it says once where it waits (core_wait.h). */
 static int symh_boot_mpi_wait(int ret, MPI_Request *req, const char *call)
 {
-    int done = 0, polls = 0;
+    int done = 0;
     void (*progress)(void);
+    void (*report)(const char *, double);
+    symh_wait_t w;
 
     if (ret != MPI_SUCCESS)
         return symh_boot_mpi_status(ret, call);
+    symh_wait_start(&w, 64);
     for (;;) {
         ret = MPI_Test(req, &done, MPI_STATUS_IGNORE);
         if (ret != MPI_SUCCESS || done)
@@ -73,8 +86,16 @@ static int symh_boot_mpi_wait(int ret, MPI_Request *req, const char *call)
         progress = atomic_load_explicit(&symh_boot_progress, memory_order_acquire);
         if (progress != NULL)
             progress();
-        if (++polls > 64)
-            sched_yield();
+        if (symh_unlikely(symh_wait_step(&w))) {
+            report = atomic_load_explicit(&symh_boot_hang_report, memory_order_acquire);
+            if (report != NULL)
+                report(call, symh_wait_seconds(&w));
+            else
+                symh_error("bootstrap %s has waited %.0f s on PE %d for the other PEs "
+                           "(SYMH_HANG_TIMEOUT)",
+                           call, symh_wait_seconds(&w), symh_boot_info.my_pe);
+            symh_wait_hang_reported();
+        }
     }
     return symh_boot_mpi_status(ret, call);
 }
@@ -121,6 +142,19 @@ static int symh_boot_mpi_barrier(void)
     return symh_boot_mpi_wait(MPI_Ibarrier(symh_boot_mpi.comm, &req), &req, "MPI_Ibarrier");
 }
 
+static int symh_boot_mpi_allreduce(int64_t *values, size_t count, symh_boot_reduce_t op)
+{
+    int n = symh_boot_mpi_count(count * sizeof(*values), "bootstrap allreduce");
+    MPI_Request req;
+
+    if (n < 0)
+        return SYMH_ERR_INVALID_ARG;
+    return symh_boot_mpi_wait(MPI_Iallreduce(MPI_IN_PLACE, values, (int)count, MPI_INT64_T,
+                                             op == SYMH_BOOT_REDUCE_MIN ? MPI_MIN : MPI_MAX,
+                                             symh_boot_mpi.comm, &req),
+                              &req, "MPI_Iallreduce");
+}
+
 static void symh_boot_mpi_abort(int status)
 {
     /* The whole job, not only this communicator: symh_global_exit ends every PE. */
@@ -133,6 +167,7 @@ static const symh_boot_ops_t symh_boot_mpi_ops = {
     .alltoall = symh_boot_mpi_alltoall,
     .bcast = symh_boot_mpi_bcast,
     .barrier = symh_boot_mpi_barrier,
+    .allreduce = symh_boot_mpi_allreduce,
     .abort = symh_boot_mpi_abort,
 };
 
@@ -228,21 +263,19 @@ static int symh_boot_hostid_cmp(const void *a, const void *b)
     return c != 0 ? c : (x->pe > y->pe) - (x->pe < y->pe);
 }
 
-/* leader[pe] = lowest PE of pe's node, from equal SYMH_HOSTID values (sorted, so O(n log n)). */
-static int symh_boot_leaders_by_hostid(const char *hostid, int *leader)
+/* leader[pe] = lowest PE of pe's node, from equal SYMH_HOSTID values (sorted, so O(n log n)).
+ * `ids` (n_pes * SYMH_CONFIG_STRING_MAX bytes) and `order` (n_pes entries) are the caller's. */
+static int symh_boot_leaders_by_hostid(const char *hostid, int *leader, char *ids,
+                                       symh_boot_hostid_t *order)
 {
     int n = symh_boot_info.n_pes, i;
     char mine[SYMH_CONFIG_STRING_MAX] = { 0 };
-    char *ids = malloc((size_t)n * SYMH_CONFIG_STRING_MAX);
-    symh_boot_hostid_t *order = malloc((size_t)n * sizeof(*order));
-    int status = SYMH_ERR_NO_MEMORY;
+    int status;
 
-    if (ids == NULL || order == NULL)
-        goto out;
     strncpy(mine, hostid, sizeof(mine) - 1);
     status = symh_boot->allgather(mine, ids, sizeof(mine));
     if (status != SYMH_OK)
-        goto out;
+        return status;
     for (i = 0; i < n; ++i) {
         order[i].id = ids + (size_t)i * SYMH_CONFIG_STRING_MAX;
         order[i].pe = i;
@@ -253,10 +286,7 @@ static int symh_boot_leaders_by_hostid(const char *hostid, int *leader)
                                                                          : order[i].pe;
         leader[order[i].pe] = first;
     }
-out:
-    free(order);
-    free(ids);
-    return status;
+    return SYMH_OK;
 }
 
 /* leader[pe] = lowest PE of pe's shared-memory domain. */
@@ -281,14 +311,28 @@ static int symh_boot_leaders_by_shm(int *leader)
 int symh_boot_group_nodes(const char *hostid)
 {
     int n = symh_boot_info.n_pes, me = symh_boot_info.my_pe, pe;
-    int *leader = malloc((size_t)n * sizeof(int));
-    int *node = malloc((size_t)n * sizeof(int));
-    int status = SYMH_ERR_NO_MEMORY;
+    int by_hostid = hostid[0] != '\0';
+    int *leader = symh_fault_malloc((size_t)n * sizeof(int), "boot: node grouping");
+    int *node = symh_fault_malloc((size_t)n * sizeof(int), "boot: node grouping");
+    char *ids = by_hostid ? symh_fault_malloc((size_t)n * SYMH_CONFIG_STRING_MAX,
+                                              "boot: node grouping by SYMH_HOSTID")
+                          : NULL;
+    symh_boot_hostid_t *order = by_hostid ? symh_fault_malloc((size_t)n * sizeof(*order),
+                                                              "boot: node grouping by SYMH_HOSTID")
+                                          : NULL;
+    int status = SYMH_OK;
 
-    if (leader == NULL || node == NULL)
-        goto err;
-    status = hostid[0] != '\0' ? symh_boot_leaders_by_hostid(hostid, leader)
-                               : symh_boot_leaders_by_shm(leader);
+    if (leader == NULL || node == NULL || (by_hostid && (ids == NULL || order == NULL))) {
+        symh_error("symh_init: out of memory grouping %d PEs into nodes", n);
+        status = SYMH_ERR_NO_MEMORY;
+    }
+    /* Every PE allocated its buffers before any exchange starts, or none exchanges. */
+    status = symh_boot_agree(status, NULL);
+    if (status == SYMH_OK)
+        status = by_hostid ? symh_boot_leaders_by_hostid(hostid, leader, ids, order)
+                           : symh_boot_leaders_by_shm(leader);
+    free(order);
+    free(ids);
     if (status != SYMH_OK)
         goto err;
 

@@ -1,17 +1,49 @@
-/* collectives: the agreement barrier: over the shared-memory barrier (coll_barrier.c) when every
- * PE is node-local and mapped, else over the bootstrap allgather. */
+/* collectives: the names and classes of the world team's calls, the guard against overlapping
+ * calls from two threads, the report of calls out of step, and the agreement's judge (the
+ * exchange itself is the barrier's: coll_barrier.c). */
 #include "collectives/coll_agree.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
+#include <symheap/init.h>
 #include <symheap/status.h>
 
 #include "bootstrap/boot.h"
 #include "collectives/coll_barrier.h"
 #include "core/core_log.h"
+#include "core/core_status.h"
+#include "core/core_util.h"
+
+static const char *const symh_coll_op_names[SYMH_COLL_OP_COUNT] = { [SYMH_COLL_OP_NONE] = "?",
+#define SYMH_COLL_OP_NAME(id, name, cls) [SYMH_COLL_OP_##id] = name,
+                                                                    SYMH_COLL_OPS(SYMH_COLL_OP_NAME)
+#undef SYMH_COLL_OP_NAME
+};
+
+static const unsigned char symh_coll_op_classes[SYMH_COLL_OP_COUNT] = {
+#define SYMH_COLL_OP_CLASS(id, name, cls) [SYMH_COLL_OP_##id] = cls,
+    SYMH_COLL_OPS(SYMH_COLL_OP_CLASS)
+#undef SYMH_COLL_OP_CLASS
+};
 
 /* One slot per PE, allocated at init so that an agreement allocates nothing. */
 static symh_coll_agree_t *symh_coll_slots;
+
+/* The collective call in progress on this PE (SYMH_COLL_OP_NONE: none); kept only under
+ * SYMH_THREAD_MULTIPLE, where two threads may call at once. */
+static uint32_t symh_coll_busy;
+
+const char *symh_coll_op_name(uint32_t op)
+{
+    return op < SYMH_COLL_OP_COUNT ? symh_coll_op_names[op] : "?";
+}
+
+unsigned symh_coll_op_class(uint32_t op)
+{
+    return op < SYMH_COLL_OP_COUNT ? symh_coll_op_classes[op] : SYMH_COLL_CLASS_AGREE;
+}
 
 int symh_coll_init(void)
 {
@@ -20,6 +52,7 @@ int symh_coll_init(void)
         symh_error("symh_init: cannot allocate %d agreement slots", symh_boot_info.n_pes);
         return SYMH_ERR_NO_MEMORY;
     }
+    __atomic_store_n(&symh_coll_busy, SYMH_COLL_OP_NONE, __ATOMIC_RELAXED);
     return SYMH_OK;
 }
 
@@ -29,6 +62,98 @@ void symh_coll_fini(void)
     symh_coll_slots = NULL;
 }
 
+int symh_coll_enter(symh_coll_op_t op)
+{
+    uint32_t busy = SYMH_COLL_OP_NONE;
+
+    if (symh_likely(symh_boot_info.thread_level != SYMH_THREAD_MULTIPLE))
+        return SYMH_OK; /* the program serializes its calls: nothing to guard */
+    if (__atomic_compare_exchange_n(&symh_coll_busy, &busy, (uint32_t)op, 0, __ATOMIC_ACQUIRE,
+                                    __ATOMIC_RELAXED))
+        return SYMH_OK;
+    symh_error("%s: called on PE %d while another thread of this PE is in %s: collective calls on "
+               "one team must not overlap (OpenSHMEM 1.5, threads); nothing done",
+               symh_coll_op_name(op), symh_boot_info.my_pe, symh_coll_op_name(busy));
+    return symh_status_set(SYMH_ERR_MISMATCH);
+}
+
+void symh_coll_leave(void)
+{
+    if (symh_boot_info.thread_level == SYMH_THREAD_MULTIPLE)
+        __atomic_store_n(&symh_coll_busy, SYMH_COLL_OP_NONE, __ATOMIC_RELEASE);
+}
+
+symh_coll_op_t symh_coll_busy_op(void)
+{
+    return (symh_coll_op_t)__atomic_load_n(&symh_coll_busy, __ATOMIC_ACQUIRE);
+}
+
+/* Appends the PEs whose header names `op` to `buf` at `at`, as "0, 2-5"; returns the new end. */
+static size_t symh_coll_list_pes(const symh_coll_agree_t *all, int n, uint32_t op, char *buf,
+                                 size_t len, size_t at)
+{
+    int pe, first = -1, count = 0;
+
+    for (pe = 0; pe <= n; ++pe) {
+        int in = pe < n && all[pe].op == op;
+
+        if (in && first < 0)
+            first = pe;
+        if (in || first < 0)
+            continue;
+        if (at + 24 < len)
+            at += (size_t)(first == pe - 1
+                               ? snprintf(buf + at, len - at, "%s%d", count ? ", " : "", first)
+                               : snprintf(buf + at, len - at, "%s%d-%d", count ? ", " : "", first,
+                                          pe - 1));
+        else if (at + 5 < len && buf[at - 1] != '.')
+            at += (size_t)snprintf(buf + at, len - at, ", ...");
+        ++count;
+        first = -1;
+    }
+    return at;
+}
+
+void symh_coll_report_out_of_step(const symh_coll_agree_t *all, int n)
+{
+    char line[768];
+    size_t at;
+    uint32_t done[SYMH_COLL_OP_COUNT + 1] = { 0 };
+    int pe, groups = 0, k;
+
+    at = (size_t)snprintf(
+        line, sizeof(line),
+        "collective calls out of step at call %" PRIu64 " of the world team: ", all[0].seq);
+    for (pe = 0; pe < n && at + 64 < sizeof(line); ++pe) {
+        uint32_t op = all[pe].op;
+        int seen = 0;
+
+        for (k = 0; k < groups; ++k)
+            seen |= done[k] == op;
+        if (seen || groups > SYMH_COLL_OP_COUNT)
+            continue;
+        done[groups] = op;
+        for (k = pe + 1; k < n && all[k].op != op; ++k)
+            ;
+        at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s on PE%s ",
+                               groups == 0   ? ""
+                               : groups == 1 ? " but "
+                                             : " and ",
+                               symh_coll_op_name(op), k < n ? "s" : "");
+        at = symh_coll_list_pes(all, n, op, line, sizeof(line), at);
+        ++groups;
+    }
+    for (pe = 1; pe < n; ++pe) {
+        if (all[pe].seq != all[0].seq && at + 80 < sizeof(line)) {
+            at += (size_t)snprintf(line + at, sizeof(line) - at,
+                                   "; PE %d is at call %" PRIu64 " of the world team", pe,
+                                   all[pe].seq);
+            break;
+        }
+    }
+    symh_error("%s", line);
+}
+
 static void symh_coll_judge(int n, int nargs, symh_coll_verdict_t *v)
 {
     const symh_coll_agree_t *all = symh_coll_slots;
@@ -36,7 +161,9 @@ static void symh_coll_judge(int n, int nargs, symh_coll_verdict_t *v)
 
     *v = (symh_coll_verdict_t){ .kind = SYMH_COLL_AGREED, .pe = -1, .arg = -1 };
     for (pe = 1; pe < n; ++pe) {
-        if (all[pe].op != all[0].op) {
+        if (all[pe].op != all[0].op || all[pe].seq != all[0].seq) {
+            if (symh_boot_info.my_pe == 0)
+                symh_coll_report_out_of_step(all, n);
             *v = (symh_coll_verdict_t){ SYMH_COLL_OP_DIFFERS, pe, -1, 0, all[0].op, all[pe].op };
             return;
         }
@@ -66,17 +193,16 @@ static void symh_coll_judge(int n, int nargs, symh_coll_verdict_t *v)
     }
 }
 
-int symh_coll_agree(const symh_coll_agree_t *mine, int nargs, symh_coll_verdict_t *verdict)
+int symh_coll_agree(symh_coll_agree_t *mine, int nargs, symh_coll_verdict_t *verdict)
 {
-    int status;
+    int status = symh_coll_barrier_run(mine->op, mine, symh_coll_slots);
 
-    if (symh_coll_barrier_uses_shm()) {
-        symh_coll_barrier_shm(mine, symh_coll_slots);
-    } else {
-        status = symh_boot->allgather(mine, symh_coll_slots, sizeof(*mine));
-        if (status != SYMH_OK)
-            return status;
+    if (status == SYMH_ERR_MISMATCH) { /* another kind of call somewhere: already reported */
+        *verdict = (symh_coll_verdict_t){ SYMH_COLL_OP_DIFFERS, -1, -1, 0, mine->op, 0 };
+        return SYMH_OK;
     }
+    if (status != SYMH_OK)
+        return status;
     symh_coll_judge(symh_boot_info.n_pes, nargs, verdict);
     return SYMH_OK;
 }
@@ -86,11 +212,7 @@ int symh_coll_my_pe(void)
     return symh_boot_info.my_pe;
 }
 
-int symh_coll_barrier(void)
+int symh_coll_barrier(symh_coll_op_t op)
 {
-    if (symh_coll_barrier_uses_shm()) {
-        symh_coll_barrier_shm(NULL, NULL);
-        return SYMH_OK;
-    }
-    return symh_boot->barrier();
+    return symh_coll_barrier_run(op, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #define SYMH_COLL_BARRIER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "collectives/coll_agree.h"
 
@@ -21,10 +22,16 @@ int symh_coll_barrier_up(void);
 /* 1 when the barrier runs over shared memory, 0 on the bootstrap fallback. */
 int symh_coll_barrier_uses_shm(void);
 
-/* Collective: the shared-memory barrier. When `mine` is not NULL, it is published before the
- * barrier and every PE's payload is copied into `all` (n_pes entries, PE order) after it. Only
- * valid when symh_coll_barrier_uses_shm(). */
-void symh_coll_barrier_shm(const symh_coll_agree_t *mine, symh_coll_agree_t *all);
+/* Collective: the world team's barrier for call `op` (shared memory when
+ * symh_coll_barrier_uses_shm, else one bootstrap allgather). Fills in `mine`'s sequence number and
+ * operation; when `mine` is not NULL, its payload is published before the barrier, and every PE's
+ * payload is copied into `all` (n_pes entries, PE order) after it when `all` is not NULL.
+ * SYMH_ERR_MISMATCH when the PEs are not all in the same kind of call (logged once, by PE 0, naming
+ * every PE's call); a bootstrap error when the exchange failed. */
+int symh_coll_barrier_run(uint32_t op, symh_coll_agree_t *mine, symh_coll_agree_t *all);
+
+/* Logs the one line of calls out of step from every PE's header (`all`, n entries). */
+void symh_coll_report_out_of_step(const symh_coll_agree_t *all, int n);
 
 /* Bytes of the internal area the barrier uses for `n_pes` PEs (at offset 0). */
 size_t symh_coll_barrier_region_size(int n_pes);

@@ -28,6 +28,12 @@
       "1: node-local peers go through the NIC transport too, not IPC")                             \
     X(REGISTRY, ENUM, "warn", "off|warn|error",                                                    \
       "device allocator misuse (double free, foreign pointer, range past the end): off = no "      \
-      "checks, warn = refuse with a warning, error = abort")
+      "checks, warn = refuse with a warning, error = abort")                                       \
+    X(HANG_TIMEOUT, COUNT, "300", NULL,                                                            \
+      "seconds a PE waits in a collective, a wait_until or symh_finalize before it logs once "     \
+      "where it is and which PEs have not arrived (0 = never)")                                    \
+    X(HANG_ABORT, BOOL, "0", NULL,                                                                 \
+      "1: after that line, end the whole job (symh_global_exit, exit status 124) instead of "      \
+      "waiting on")
 
 #endif /* SYMH_CORE_CONFIG_TABLE_H */

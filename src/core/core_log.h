@@ -27,6 +27,12 @@ void symh_log_set_level(int level);
 void symh_log_set_pe(int pe);
 void symh_log_set_sink(symh_log_sink_func_t sink, void *arg);
 const char *symh_log_level_name(int level);
+/* Prints the "N similar lines suppressed" summary of every rate-limited call site and gives
+ * every site a fresh burst (core_log.c; symh_finalize calls it). */
+void symh_log_flush(void);
+/* Gives every call site a fresh burst, keeping the counts of suppressed lines for their summary
+ * (the tests' log capture starts each captured action with it). */
+void symh_log_rearm(void);
 
 #define symh_log(level, ...)                                                    \
     do {                                                                        \
@@ -40,15 +46,24 @@ const char *symh_log_level_name(int level);
 #define symh_debug(...) symh_log(SYMH_LOG_DEBUG, __VA_ARGS__)
 #define symh_trace(...) symh_log(SYMH_LOG_TRACE, __VA_ARGS__)
 
-/* Invariants, on in Debug builds; user input is validated, never asserted. */
-#ifdef SYMH_ENABLE_ASSERT
-#define symh_assert(cond)                                    \
+/* Invariants, on in Debug builds; user input is validated, never asserted. A failed one logs
+ * "assertion failed: <cond>" at its file and line, then aborts. */
+#define SYMH_ASSERT_CHECK(cond)                              \
     do {                                                     \
         if (!(cond))                                         \
             symh_log_assert_fail(#cond, __FILE__, __LINE__); \
     } while (0)
+#ifdef SYMH_ENABLE_ASSERT
+#define symh_assert(cond) SYMH_ASSERT_CHECK(cond)
 #else
 #define symh_assert(cond) ((void)0)
+#endif
+/* O(n) walks of a whole heap or registry after each change: on only where SYMH_EXPENSIVE_CHECKS
+ * defines SYMH_ENABLE_ASSERT_EXPENSIVE (far too slow elsewhere); `cond` is not evaluated else. */
+#ifdef SYMH_ENABLE_ASSERT_EXPENSIVE
+#define symh_assert_expensive(cond) SYMH_ASSERT_CHECK(cond)
+#else
+#define symh_assert_expensive(cond) ((void)0)
 #endif
 void symh_log_assert_fail(const char *cond, const char *file, int line) __attribute__((noreturn));
 

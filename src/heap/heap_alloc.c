@@ -654,6 +654,7 @@ int symh_heap_alloc_create(size_t size, symh_heap_alloc_t **alloc)
     a->blocks[a->first].size = size;
     a->blocks[a->first].prev = a->blocks[a->first].next = SYMH_HEAP_ALLOC_NIL;
     free_insert(a, a->first);
+    symh_assert_expensive(symh_heap_alloc_check(a) == SYMH_OK);
     *alloc = a;
     return SYMH_OK;
 
@@ -715,6 +716,7 @@ int symh_heap_alloc_alloc(symh_heap_alloc_t *alloc, size_t size, size_t alignmen
     slot_insert(alloc, at, n);
     alloc->used += need;
     alloc->allocations++;
+    symh_assert_expensive(symh_heap_alloc_check(alloc) == SYMH_OK);
     *offset = at;
     return SYMH_OK;
 }
@@ -750,6 +752,7 @@ int symh_heap_alloc_free(symh_heap_alloc_t *alloc, size_t offset)
         block_release(alloc, next);
     }
     free_insert(alloc, n);
+    symh_assert_expensive(symh_heap_alloc_check(alloc) == SYMH_OK);
     return SYMH_OK;
 }
 
@@ -799,6 +802,7 @@ int symh_heap_alloc_resize(symh_heap_alloc_t *alloc, size_t offset, size_t new_s
         }
         blocks[n].size = need;
         alloc->used += delta;
+        symh_assert_expensive(symh_heap_alloc_check(alloc) == SYMH_OK);
         return SYMH_OK;
     }
     if (need < old) {
@@ -819,6 +823,7 @@ int symh_heap_alloc_resize(symh_heap_alloc_t *alloc, size_t offset, size_t new_s
         blocks[n].size = need;
         alloc->used -= delta;
     }
+    symh_assert_expensive(symh_heap_alloc_check(alloc) == SYMH_OK);
     return SYMH_OK;
 }
 

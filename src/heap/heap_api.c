@@ -15,31 +15,13 @@
 #include "heap/heap_window.h"
 #include "heap/heap_alloc.h"
 
-enum {
-    SYMH_HEAP_OP_MALLOC = 1,
-    SYMH_HEAP_OP_ALIGN,
-    SYMH_HEAP_OP_CALLOC,
-    SYMH_HEAP_OP_REALLOC,
-    SYMH_HEAP_OP_FREE,
-    SYMH_HEAP_OP_COUNT
-};
-
-static const char *const symh_heap_op_names[SYMH_HEAP_OP_COUNT] = {
-    [0] = "?",
-    [SYMH_HEAP_OP_MALLOC] = "symh_malloc",
-    [SYMH_HEAP_OP_ALIGN] = "symh_align",
-    [SYMH_HEAP_OP_CALLOC] = "symh_calloc",
-    [SYMH_HEAP_OP_REALLOC] = "symh_realloc",
-    [SYMH_HEAP_OP_FREE] = "symh_free",
-};
-
 /* Names of the compared arguments; "ptr" arguments travel encoded (symh_heap_ptr_code). */
-static const char *const symh_heap_arg_names[SYMH_HEAP_OP_COUNT][SYMH_COLL_AGREE_ARGS] = {
-    [SYMH_HEAP_OP_MALLOC] = { "size" },
-    [SYMH_HEAP_OP_ALIGN] = { "alignment", "size" },
-    [SYMH_HEAP_OP_CALLOC] = { "count", "size" },
-    [SYMH_HEAP_OP_REALLOC] = { "ptr", "size" },
-    [SYMH_HEAP_OP_FREE] = { "ptr" },
+static const char *const symh_heap_arg_names[SYMH_COLL_OP_COUNT][SYMH_COLL_AGREE_ARGS] = {
+    [SYMH_COLL_OP_MALLOC] = { "size" },
+    [SYMH_COLL_OP_ALIGN] = { "alignment", "size" },
+    [SYMH_COLL_OP_CALLOC] = { "count", "size" },
+    [SYMH_COLL_OP_REALLOC] = { "ptr", "size" },
+    [SYMH_COLL_OP_FREE] = { "ptr" },
 };
 
 /* Codes of the pointers that are no heap offset. Every foreign pointer has the same code: their
@@ -117,8 +99,8 @@ static void symh_heap_format_arg(int op, int arg, uint64_t value, char *buf, siz
  * status this PE reports (its own on a local failure, else SYMH_ERR_MISMATCH). */
 static int symh_heap_agree(symh_heap_call_t *call)
 {
-    const symh_coll_agree_t *mine = &call->payload;
-    const char *name = symh_heap_op_names[mine->op];
+    symh_coll_agree_t *mine = &call->payload;
+    const char *name = symh_coll_op_name(mine->op);
     int me = symh_coll_my_pe();
     symh_coll_verdict_t v;
     char a[64], b[64];
@@ -129,10 +111,7 @@ static int symh_heap_agree(symh_heap_call_t *call)
     switch (v.kind) {
     case SYMH_COLL_AGREED:
         return SYMH_OK;
-    case SYMH_COLL_OP_DIFFERS:
-        if (me == 0)
-            symh_error("%s on PE 0 but %s on PE %d: collective calls out of step", name,
-                       symh_heap_op_names[v.value < SYMH_HEAP_OP_COUNT ? v.value : 0], v.pe);
+    case SYMH_COLL_OP_DIFFERS: /* logged by the judge, naming every PE's call */
         break;
     case SYMH_COLL_ARG_DIFFERS:
         if (me == 0) {
@@ -159,7 +138,7 @@ static int symh_heap_agree(symh_heap_call_t *call)
 /* Local allocation for malloc, align, calloc and the moving realloc. */
 static void symh_heap_local_alloc(symh_heap_call_t *call, size_t size, size_t alignment)
 {
-    const char *name = symh_heap_op_names[call->payload.op];
+    const char *name = symh_coll_op_name(call->payload.op);
     symh_heap_alloc_stats_t stats;
     size_t offset;
     int status;
@@ -210,7 +189,7 @@ static void *symh_heap_finish_alloc(symh_heap_call_t *call)
 static int symh_heap_local_lookup(symh_heap_call_t *call, const void *ptr, size_t *offset,
                                   size_t *bytes)
 {
-    const char *name = symh_heap_op_names[call->payload.op];
+    const char *name = symh_coll_op_name(call->payload.op);
     uint64_t code = symh_heap_ptr_code(ptr);
     int status;
 
@@ -235,12 +214,11 @@ static int symh_heap_local_lookup(symh_heap_call_t *call, const void *ptr, size_
     return SYMH_OK;
 }
 
-void *symh_malloc(size_t size)
+static void *symh_heap_malloc_call(size_t size)
 {
     symh_heap_call_t call;
 
-    SYMH_CHECK_INIT(symh_heap_up(), NULL);
-    symh_heap_call_start(&call, SYMH_HEAP_OP_MALLOC, 1, size, 0);
+    symh_heap_call_start(&call, SYMH_COLL_OP_MALLOC, 1, size, 0);
     if (size == 0)
         symh_heap_call_fail(&call, SYMH_ERR_INVALID_ARG, SYMH_LOG_WARN,
                             "symh_malloc: size 0 (returns NULL)");
@@ -249,12 +227,11 @@ void *symh_malloc(size_t size)
     return symh_heap_finish_alloc(&call);
 }
 
-void *symh_align(size_t alignment, size_t size)
+static void *symh_heap_align_call(size_t alignment, size_t size)
 {
     symh_heap_call_t call;
 
-    SYMH_CHECK_INIT(symh_heap_up(), NULL);
-    symh_heap_call_start(&call, SYMH_HEAP_OP_ALIGN, 2, alignment, size);
+    symh_heap_call_start(&call, SYMH_COLL_OP_ALIGN, 2, alignment, size);
     if (alignment == 0 || (alignment & (alignment - 1)) != 0)
         symh_heap_call_fail(&call, SYMH_ERR_INVALID_ARG, SYMH_LOG_WARN,
                             "symh_align: alignment %zu is not a power of two (returns NULL)",
@@ -277,12 +254,11 @@ void *symh_align(size_t alignment, size_t size)
     return symh_heap_finish_alloc(&call);
 }
 
-void *symh_calloc(size_t count, size_t size)
+static void *symh_heap_calloc_call(size_t count, size_t size)
 {
     symh_heap_call_t call;
 
-    SYMH_CHECK_INIT(symh_heap_up(), NULL);
-    symh_heap_call_start(&call, SYMH_HEAP_OP_CALLOC, 2, count, size);
+    symh_heap_call_start(&call, SYMH_COLL_OP_CALLOC, 2, count, size);
     if (count == 0 || size == 0) {
         symh_heap_call_fail(&call, SYMH_ERR_INVALID_ARG, SYMH_LOG_WARN,
                             "symh_calloc: %s 0 (returns NULL)", count == 0 ? "count" : "size");
@@ -305,14 +281,13 @@ void *symh_calloc(size_t count, size_t size)
     return symh_heap_finish_alloc(&call);
 }
 
-void symh_free(void *ptr)
+static void symh_heap_free_call(void *ptr)
 {
     symh_heap_call_t call;
     size_t offset = 0, bytes;
     int status;
 
-    SYMH_CHECK_INIT(symh_heap_up(), );
-    symh_heap_call_start(&call, SYMH_HEAP_OP_FREE, 1, symh_heap_ptr_code(ptr), 0);
+    symh_heap_call_start(&call, SYMH_COLL_OP_FREE, 1, symh_heap_ptr_code(ptr), 0);
     if (ptr != NULL)
         symh_heap_local_lookup(&call, ptr, &offset, &bytes);
     /* The barrier first: no PE frees memory a peer may still be writing into. */
@@ -328,15 +303,14 @@ void symh_free(void *ptr)
     symh_status_set(SYMH_OK);
 }
 
-void *symh_realloc(void *ptr, size_t size)
+static void *symh_heap_realloc_call(void *ptr, size_t size)
 {
     enum { SYMH_REALLOC_NONE, SYMH_REALLOC_IN_PLACE, SYMH_REALLOC_MOVED } how = SYMH_REALLOC_NONE;
     symh_heap_call_t call;
     size_t offset = 0, bytes = 0;
     int status;
 
-    SYMH_CHECK_INIT(symh_heap_up(), NULL);
-    symh_heap_call_start(&call, SYMH_HEAP_OP_REALLOC, 2, symh_heap_ptr_code(ptr), size);
+    symh_heap_call_start(&call, SYMH_COLL_OP_REALLOC, 2, symh_heap_ptr_code(ptr), size);
     if (ptr == NULL) {
         if (size == 0)
             symh_heap_call_fail(&call, SYMH_ERR_INVALID_ARG, SYMH_LOG_WARN,
@@ -383,6 +357,40 @@ void *symh_realloc(void *ptr, size_t size)
     if (how == SYMH_REALLOC_MOVED)
         symh_heap_local_free(offset);
     return symh_heap_window.heap + call.payload.result;
+}
+
+/* The public entry points: one collective call of the world team each (coll_agree.h). */
+void *symh_malloc(size_t size)
+{
+    SYMH_CHECK_INIT(symh_heap_up(), NULL);
+    SYMH_COLL_CALL(SYMH_COLL_OP_MALLOC, void *, NULL, symh_heap_malloc_call(size));
+}
+
+void *symh_align(size_t alignment, size_t size)
+{
+    SYMH_CHECK_INIT(symh_heap_up(), NULL);
+    SYMH_COLL_CALL(SYMH_COLL_OP_ALIGN, void *, NULL, symh_heap_align_call(alignment, size));
+}
+
+void *symh_calloc(size_t count, size_t size)
+{
+    SYMH_CHECK_INIT(symh_heap_up(), NULL);
+    SYMH_COLL_CALL(SYMH_COLL_OP_CALLOC, void *, NULL, symh_heap_calloc_call(count, size));
+}
+
+void symh_free(void *ptr)
+{
+    SYMH_CHECK_INIT(symh_heap_up(), );
+    if (symh_coll_enter(SYMH_COLL_OP_FREE) != SYMH_OK)
+        return;
+    symh_heap_free_call(ptr);
+    symh_coll_leave();
+}
+
+void *symh_realloc(void *ptr, size_t size)
+{
+    SYMH_CHECK_INIT(symh_heap_up(), NULL);
+    SYMH_COLL_CALL(SYMH_COLL_OP_REALLOC, void *, NULL, symh_heap_realloc_call(ptr, size));
 }
 
 int symh_heap_stats(symh_heap_stats_t *stats)

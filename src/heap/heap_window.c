@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <symheap/status.h>
 
@@ -54,22 +55,65 @@ int symh_heap_check_config(char *msg, size_t msg_len)
     return SYMH_OK;
 }
 
-int symh_heap_window_init(void)
+/* The sizes of the window SYMH_HEAP_SIZE and SYMH_SYMM_AREA_SIZE make (no address yet). */
+static void symh_heap_window_layout(symh_heap_window_t *w)
 {
-    symh_heap_window_t *w = &symh_heap_window;
     size_t page = symh_dev_host->granularity(0, 0);
     size_t recommended = symh_dev_host->granularity(0, 1);
-    int status;
 
     memset(w, 0, sizeof(*w));
     w->internal_size = recommended;
     w->heap_size = symh_heap_round_up(symh_config_size(SYMH_CFG_HEAP_SIZE), page);
     w->symm_size = symh_heap_round_up(symh_config_size(SYMH_CFG_SYMM_AREA_SIZE), recommended);
     w->heap_alignment = symh_heap_base_alignment(w->heap_size);
-
     /* [guard | internal | heap | symm]: the heap starts on the reservation's aligned start
      * plus one alignment unit, so the internal area sits right below it. */
     w->reservation_size = w->heap_alignment + w->heap_size + w->symm_size;
+    w->size = w->internal_size + w->heap_size + w->symm_size;
+}
+
+/* Each PE reserves its own window and, for each node-local peer IPC maps, a copy of the peer's
+ * (tl_ipc.c: one alignment unit + the window), so the address space a PE needs grows with the
+ * PEs of its node: 63 TiB of SYMH_SYMM_AREA_SIZE fits one window in a 47-bit (128 TiB) space but
+ * not two. One trial PROT_NONE reservation of the whole (plus the over-reservation by one
+ * alignment unit that each aligned reserve makes while it runs) asks the kernel, which knows the
+ * layout, RLIMIT_AS and what sanitizers keep; it is given back at once. Not through the backend's
+ * reserve: that one logs its failure on every PE, and this answer is logged once per job. */
+int symh_heap_check_space(int n_windows, char *msg, size_t msg_len)
+{
+    const double tib = (double)((size_t)1 << 40);
+    symh_heap_window_t w;
+    size_t each, total;
+    void *p = MAP_FAILED;
+
+    symh_heap_window_layout(&w);
+    each = w.reservation_size + w.internal_size;
+    if (n_windows >= 1 && each <= (SIZE_MAX - w.heap_alignment) / (size_t)n_windows) {
+        total = each * (size_t)n_windows + w.heap_alignment;
+        p = mmap(NULL, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    } else {
+        total = SIZE_MAX;
+    }
+    if (p != MAP_FAILED) {
+        munmap(p, total);
+        return SYMH_OK;
+    }
+    snprintf(msg, msg_len,
+             "SYMH_HEAP_SIZE=%s with SYMH_SYMM_AREA_SIZE=%s needs %.1f TiB (%zu bytes) of address "
+             "space on each PE: %d windows (one per node-local PE mapped by IPC, this one "
+             "included) of %.1f TiB with alignment, more than a PE can reserve; lower them, or "
+             "reach node-local peers through a NIC transport (SYMH_DISABLE_MIXED_IPC=1)",
+             symh_config_text(SYMH_CFG_HEAP_SIZE), symh_config_text(SYMH_CFG_SYMM_AREA_SIZE),
+             (double)total / tib, total, n_windows, (double)each / tib);
+    return SYMH_ERR_NO_MEMORY;
+}
+
+int symh_heap_window_init(void)
+{
+    symh_heap_window_t *w = &symh_heap_window;
+    int status;
+
+    symh_heap_window_layout(w);
     status =
         symh_dev_host->reserve(w->reservation_size, w->heap_alignment, (void **)&w->reservation);
     if (status != SYMH_OK) {
@@ -82,7 +126,6 @@ int symh_heap_window_init(void)
     w->internal = w->heap - w->internal_size;
     w->symm = w->heap + w->heap_size;
     w->base = w->internal;
-    w->size = w->internal_size + w->heap_size + w->symm_size;
 
     status = symh_dev_host->mem_create(0, w->internal_size, &w->internal_mem);
     if (status != SYMH_OK)

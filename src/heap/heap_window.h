@@ -27,6 +27,10 @@ extern symh_heap_window_t symh_heap_window;
 
 /* Whether SYMH_HEAP_SIZE and SYMH_SYMM_AREA_SIZE can make a window; `msg` says why not. */
 int symh_heap_check_config(char *msg, size_t msg_len);
+/* Whether `n_windows` windows (this PE's and one per node-local peer that IPC maps) fit in this
+ * process's address space: SYMH_OK, or SYMH_ERR_NO_MEMORY and `msg` naming SYMH_HEAP_SIZE,
+ * SYMH_SYMM_AREA_SIZE, the count and the total (the caller decides which PE logs it). */
+int symh_heap_check_space(int n_windows, char *msg, size_t msg_len);
 /* Reserves the window and maps the internal area and the heap (heap_window.c). */
 int symh_heap_window_init(void);
 void symh_heap_window_fini(void);

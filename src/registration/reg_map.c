@@ -956,6 +956,7 @@ int symh_reg_map_create(symh_reg_map_t **map)
     tree_build(m, NULL, 0);
 
     atomic_init(&m->lock, 0);
+    symh_assert_expensive(symh_reg_map_check(m) == SYMH_OK);
     *map = m;
     return SYMH_OK;
 
@@ -1052,8 +1053,10 @@ int symh_reg_map_insert(symh_reg_map_t *map, const symh_reg_entry_t *entry,
     hash_add(map, rec, tag);
     tree_insert(map, path, leaf, slot, base, end, rec);
     map->count++;
+    status = SYMH_OK;
 out:
     symh_reg_unlock_write(&map->lock);
+    symh_assert_expensive(symh_reg_map_check(map) == SYMH_OK);
     return status;
 }
 
@@ -1108,6 +1111,7 @@ int symh_reg_map_take(symh_reg_map_t *map, uintptr_t addr,
     map->count--;
 out:
     symh_reg_unlock_write(&map->lock);
+    symh_assert_expensive(symh_reg_map_check(map) == SYMH_OK);
     return status;
 }
 
@@ -1185,6 +1189,7 @@ size_t symh_reg_map_remove_if(symh_reg_map_t *map, int (*keep)(const symh_reg_en
     }
     map->count = kept;
     symh_reg_unlock_write(&map->lock);
+    symh_assert_expensive(symh_reg_map_check(map) == SYMH_OK);
     return removed;
 }
 

@@ -1,6 +1,14 @@
 /* registration: the public VMM API (symh_vmm_*, symh_physmem_*) over the device backend's VMM
  * primitives. Mappings live in the allocation registry (kind SYMH_REG_KIND_VMM, mem = the
- * symh_physmem_t, owner = this file's per-mapping record); reservations in a map of their own. */
+ * physical object's record, owner = this file's per-mapping record); reservations in a map of
+ * their own.
+ *
+ * A symh_physmem_t is not a pointer: it is (generation << 32 | slot + 1) in a table of slots,
+ * checked against the table before anything is read, so a destroyed, doubled or forged handle is
+ * refused (SYMH_ERR_INVALID_ARG, one line) instead of reading freed memory. Generations come from
+ * one counter for the life of the process, so a handle from before symh_finalize never names an
+ * object of a later symh_init (until 2^32 creations). Reservations and mappings are named by
+ * address and found in interval maps, which needs no such table. */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -17,21 +25,27 @@
 
 /* A physical object stays allocated while the user's handle or any mapping references it: the
  * registry entries of mappings point at it, and later layers export it from there. */
-struct symh_physmem {
+typedef struct symh_vmm_object {
     symh_dev_mem_t *mem;
     int device;
     size_t size;
-    size_t refs;                      /* the user's handle (until destroy) + one per mapping */
-    int destroyed;                    /* the user's handle is gone */
-    struct symh_physmem *prev, *next; /* live objects, for finalize */
-};
+    size_t refs;                         /* the user's handle (until destroy) + one per mapping */
+    struct symh_vmm_object *prev, *next; /* live objects, for finalize */
+} symh_vmm_object_t;
+
+/* One slot per user handle; a free slot has obj NULL and links the free list by next_free. */
+typedef struct {
+    symh_vmm_object_t *obj;
+    uint32_t generation;
+    uint32_t next_free; /* slot + 1; 0 ends the list */
+} symh_vmm_slot_t;
 
 typedef struct {
     size_t mappings; /* live mappings inside it */
 } symh_vmm_resv_t;
 
 typedef struct {
-    symh_physmem_t *pm;
+    symh_vmm_object_t *pm;
     size_t offset;
     symh_vmm_resv_t *resv;
     unsigned char *access; /* one symh_access_mode_t per page */
@@ -41,7 +55,13 @@ typedef struct {
  * its lookups safe for readers elsewhere. */
 static pthread_mutex_t symh_vmm_lock = PTHREAD_MUTEX_INITIALIZER;
 static symh_reg_map_t *symh_vmm_reservations;
-static symh_physmem_t *symh_vmm_objects;
+static symh_vmm_object_t *symh_vmm_objects;
+static struct {
+    symh_vmm_slot_t *slots;
+    uint32_t count, cap;
+    uint32_t free_head;  /* slot + 1; 0: none free */
+    uint32_t generation; /* of the last handle made; never reset */
+} symh_vmm_handles;
 
 static size_t symh_vmm_page(void)
 {
@@ -70,8 +90,73 @@ static symh_dev_access_t symh_vmm_dev_access(symh_access_mode_t mode)
     }
 }
 
+static symh_physmem_t *symh_vmm_handle_make(uint32_t slot, uint32_t generation)
+{
+    return (symh_physmem_t *)(uintptr_t)(((uint64_t)generation << 32) | (uint64_t)(slot + 1));
+}
+
+/* The object behind a live user handle, or NULL after logging why: only the table is read, never
+ * what a stale handle named. Lock held. */
+static symh_vmm_object_t *symh_vmm_handle_find(const char *func, const symh_physmem_t *pm)
+{
+    uint64_t value = (uint64_t)(uintptr_t)pm, slot = (value & UINT32_MAX) - 1;
+
+    if (pm == NULL) {
+        symh_error("%s: pm is NULL", func);
+        return NULL;
+    }
+    if (slot < symh_vmm_handles.count && symh_vmm_handles.slots[slot].obj != NULL &&
+        symh_vmm_handles.slots[slot].generation == (uint32_t)(value >> 32))
+        return symh_vmm_handles.slots[slot].obj;
+    symh_error("%s: pm %p is not a live physical object (already destroyed, or never created)",
+               func, (const void *)pm);
+    return NULL;
+}
+
+/* A new handle for `obj`, or NULL when the table cannot grow. Lock held. */
+static symh_physmem_t *symh_vmm_handle_new(symh_vmm_object_t *obj)
+{
+    symh_vmm_slot_t *slot;
+    uint32_t index;
+
+    if (symh_vmm_handles.free_head == 0) {
+        if (symh_vmm_handles.count == symh_vmm_handles.cap) {
+            uint32_t cap = symh_vmm_handles.cap ? symh_vmm_handles.cap * 2 : 64;
+            symh_vmm_slot_t *slots = cap > symh_vmm_handles.cap && cap < UINT32_MAX
+                                         ? realloc(symh_vmm_handles.slots, cap * sizeof(*slots))
+                                         : NULL;
+
+            if (slots == NULL)
+                return NULL;
+            symh_vmm_handles.slots = slots;
+            symh_vmm_handles.cap = cap;
+        }
+        symh_vmm_handles.slots[symh_vmm_handles.count].next_free = 0;
+        symh_vmm_handles.free_head = ++symh_vmm_handles.count;
+    }
+    index = symh_vmm_handles.free_head - 1;
+    slot = &symh_vmm_handles.slots[index];
+    symh_vmm_handles.free_head = slot->next_free;
+    if (++symh_vmm_handles.generation == 0) /* 0 is never a generation: no handle is NULL-ish */
+        ++symh_vmm_handles.generation;
+    slot->obj = obj;
+    slot->generation = symh_vmm_handles.generation;
+    return symh_vmm_handle_make(index, slot->generation);
+}
+
+/* Retires a live handle (symh_vmm_handle_find accepted it): its slot goes back to the free list.
+ * Lock held. */
+static void symh_vmm_handle_retire(const symh_physmem_t *pm)
+{
+    uint32_t index = (uint32_t)((uint64_t)(uintptr_t)pm & UINT32_MAX) - 1;
+
+    symh_vmm_handles.slots[index].obj = NULL;
+    symh_vmm_handles.slots[index].next_free = symh_vmm_handles.free_head;
+    symh_vmm_handles.free_head = index + 1;
+}
+
 /* Drops one reference; the last one releases the backend object. Called with the lock held. */
-static void symh_vmm_physmem_put(symh_physmem_t *pm)
+static void symh_vmm_physmem_put(symh_vmm_object_t *pm)
 {
     if (--pm->refs != 0)
         return;
@@ -206,7 +291,8 @@ out:
 int symh_physmem_create(int device, size_t size, symh_physmem_t **pm)
 {
     size_t page;
-    symh_physmem_t *p;
+    symh_vmm_object_t *p;
+    symh_physmem_t *handle;
     int status;
 
     SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
@@ -238,63 +324,77 @@ int symh_physmem_create(int device, size_t size, symh_physmem_t **pm)
     p->size = size;
     p->refs = 1;
     pthread_mutex_lock(&symh_vmm_lock);
+    handle = symh_vmm_handle_new(p);
+    if (handle == NULL) {
+        pthread_mutex_unlock(&symh_vmm_lock);
+        symh_error("symh_physmem_create: out of memory for the handle table");
+        symh_dev->mem_release(p->mem);
+        free(p);
+        return symh_status_set(SYMH_ERR_NO_MEMORY);
+    }
     p->next = symh_vmm_objects;
     if (p->next != NULL)
         p->next->prev = p;
     symh_vmm_objects = p;
     pthread_mutex_unlock(&symh_vmm_lock);
-    *pm = p;
+    *pm = handle;
     return symh_status_set(SYMH_OK);
 }
 
 int symh_physmem_destroy(symh_physmem_t *pm)
 {
+    symh_vmm_object_t *obj;
+
     SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
-    if (pm == NULL) {
-        symh_error("symh_physmem_destroy: pm is NULL");
-        return symh_status_set(SYMH_ERR_INVALID_ARG);
-    }
     pthread_mutex_lock(&symh_vmm_lock);
-    if (pm->destroyed) {
-        pthread_mutex_unlock(&symh_vmm_lock);
-        symh_error("symh_physmem_destroy: %p is already destroyed (mappings keep it alive)",
-                   (void *)pm);
-        return symh_status_set(SYMH_ERR_INVALID_ARG);
+    obj = symh_vmm_handle_find(__func__, pm);
+    if (obj != NULL) {
+        symh_vmm_handle_retire(pm);
+        symh_vmm_physmem_put(obj); /* mappings keep the object, not the handle */
     }
-    pm->destroyed = 1;
-    symh_vmm_physmem_put(pm);
     pthread_mutex_unlock(&symh_vmm_lock);
-    return symh_status_set(SYMH_OK);
+    return symh_status_set(obj != NULL ? SYMH_OK : SYMH_ERR_INVALID_ARG);
+}
+
+/* Size and device of a live handle's object: SYMH_OK, else logged and SYMH_ERR_INVALID_ARG. */
+static int symh_vmm_handle_query(const char *func, const symh_physmem_t *pm, size_t *size,
+                                 int *device)
+{
+    symh_vmm_object_t *obj;
+
+    pthread_mutex_lock(&symh_vmm_lock);
+    obj = symh_vmm_handle_find(func, pm);
+    if (obj != NULL) {
+        *size = obj->size;
+        *device = obj->device;
+    }
+    pthread_mutex_unlock(&symh_vmm_lock);
+    return symh_status_set(obj != NULL ? SYMH_OK : SYMH_ERR_INVALID_ARG);
 }
 
 size_t symh_physmem_size(const symh_physmem_t *pm)
 {
+    size_t size = 0;
+    int device;
+
     SYMH_CHECK_INIT(symh_reg_registry != NULL, 0);
-    if (pm == NULL) {
-        symh_error("symh_physmem_size: pm is NULL");
-        symh_status_set(SYMH_ERR_INVALID_ARG);
-        return 0;
-    }
-    symh_status_set(SYMH_OK);
-    return pm->size;
+    return symh_vmm_handle_query(__func__, pm, &size, &device) == SYMH_OK ? size : 0;
 }
 
 int symh_physmem_device(const symh_physmem_t *pm)
 {
+    size_t size;
+    int device = -1;
+
     SYMH_CHECK_INIT(symh_reg_registry != NULL, -1);
-    if (pm == NULL) {
-        symh_error("symh_physmem_device: pm is NULL");
-        symh_status_set(SYMH_ERR_INVALID_ARG);
-        return -1;
-    }
-    symh_status_set(SYMH_OK);
-    return pm->device;
+    return symh_vmm_handle_query(__func__, pm, &size, &device) == SYMH_OK ? device : -1;
 }
 
 int symh_physmem_map(symh_physmem_t *pm, void *va, size_t size, symh_access_mode_t mode,
                      size_t offset, void **mapped)
 {
     symh_reg_entry_t resv_entry, entry = { 0 }, conflict;
+    symh_vmm_object_t *obj;
     symh_vmm_mapping_t *m;
     const char *why = NULL;
     size_t page;
@@ -314,10 +414,6 @@ int symh_physmem_map(symh_physmem_t *pm, void *va, size_t size, symh_access_mode
         why = "va, size or offset is not a multiple of the granularity";
     else if (!symh_vmm_mode_valid(mode))
         why = "unknown access mode";
-    else if (pm->destroyed)
-        why = "the physical object is destroyed";
-    else if (offset > pm->size || size > pm->size - offset)
-        why = "offset + size is past the end of the physical object";
     else if ((uintptr_t)va > UINTPTR_MAX - size)
         why = "va + size overflows";
     if (why != NULL) {
@@ -334,6 +430,18 @@ int symh_physmem_map(symh_physmem_t *pm, void *va, size_t size, symh_access_mode
     }
     memset(m->access, (int)mode, size / page);
     pthread_mutex_lock(&symh_vmm_lock);
+    obj = symh_vmm_handle_find(__func__, pm);
+    if (obj == NULL) {
+        status = SYMH_ERR_INVALID_ARG;
+        goto err_unlock;
+    }
+    if (offset > obj->size || size > obj->size - offset) {
+        symh_error("symh_physmem_map: offset + size is past the end of the physical object (va "
+                   "%p, size %zu, offset %zu, object %zu)",
+                   va, size, offset, obj->size);
+        status = SYMH_ERR_INVALID_ARG;
+        goto err_unlock;
+    }
     if (symh_vmm_reservations == NULL ||
         symh_reg_map_lookup(symh_vmm_reservations, (uintptr_t)va, &resv_entry) != SYMH_OK ||
         (uintptr_t)va + size > resv_entry.base + resv_entry.length) {
@@ -344,9 +452,9 @@ int symh_physmem_map(symh_physmem_t *pm, void *va, size_t size, symh_access_mode
     entry.base = (uintptr_t)va;
     entry.length = size;
     entry.kind = SYMH_REG_KIND_VMM;
-    entry.device = pm->device;
+    entry.device = obj->device;
     strcpy(entry.label, "vmm mapping");
-    entry.mem = pm;
+    entry.mem = obj;
     entry.owner = m;
     status = symh_reg_map_insert(symh_reg_registry, &entry, &conflict);
     if (status != SYMH_OK) {
@@ -361,16 +469,16 @@ int symh_physmem_map(symh_physmem_t *pm, void *va, size_t size, symh_access_mode
         status = status == SYMH_ERR_OVERLAP ? SYMH_ERR_INVALID_ARG : status;
         goto err_unlock;
     }
-    status = symh_dev->map(pm->mem, offset, va, size, symh_vmm_dev_access(mode));
+    status = symh_dev->map(obj->mem, offset, va, size, symh_vmm_dev_access(mode));
     if (status != SYMH_OK) {
         symh_reg_map_remove(symh_reg_registry, (uintptr_t)va, NULL); /* the backend logged why */
         goto err_unlock;
     }
-    m->pm = pm;
+    m->pm = obj;
     m->offset = offset;
     m->resv = resv_entry.owner;
     m->resv->mappings++;
-    pm->refs++;
+    obj->refs++;
     pthread_mutex_unlock(&symh_vmm_lock);
     *mapped = va;
     return symh_status_set(SYMH_OK);
@@ -540,6 +648,11 @@ void symh_vmm_fini(void)
         symh_vmm_physmem_put(symh_vmm_objects);
         ++objects;
     }
+    /* Every handle dies here; the generation counter lives on, so none of them names a later
+     * object. */
+    free(symh_vmm_handles.slots);
+    symh_vmm_handles.slots = NULL;
+    symh_vmm_handles.count = symh_vmm_handles.cap = symh_vmm_handles.free_head = 0;
     pthread_mutex_unlock(&symh_vmm_lock);
     if (mappings + reservations + objects != 0)
         symh_debug("symh_finalize: released %zu VMM mapping(s), %zu reservation(s) and %zu "

@@ -9,6 +9,7 @@
 #include "collectives/coll_agree.h"
 #include "collectives/coll_barrier.h"
 #include "core/core_status.h"
+#include "core/core_wait.h"
 #include "device/dev_devices.h"
 #include "heap/heap_window.h"
 #include "registration/reg_dev_alloc.h"
@@ -25,32 +26,31 @@ static struct {
     int thread_level;
 } symh_rt;
 
-/* Makes one local step's outcome the job's: when any PE failed, every PE fails, and only the
- * lowest failing PE logs `message` (so `mpirun -np 64` prints one line, not 64). A PE that
- * failed returns its own code, the others SYMH_ERR_MISMATCH, as collective allocation does. */
+/* Makes one local step's outcome the job's (symh_boot_agree: a PE that failed returns its own
+ * code, the others SYMH_ERR_MISMATCH, as collective allocation does), and only the lowest
+ * failing PE logs `message` (so `mpirun -np 64` prints one line, not 64). */
 static int symh_rt_agree(int status, const char *message)
 {
-    int n = symh_boot_info.n_pes, pe, first_bad = -1;
-    int *all = malloc((size_t)n * sizeof(int));
-    int ret;
+    int first_bad;
+    int agreed = symh_boot_agree(status, &first_bad);
 
-    if (all == NULL) {
-        symh_error("symh_init: cannot allocate %d status slots", n);
-        return SYMH_ERR_NO_MEMORY;
-    }
-    ret = symh_boot->allgather(&status, all, sizeof(int));
-    for (pe = 0; ret == SYMH_OK && pe < n && first_bad < 0; ++pe)
-        first_bad = all[pe] != SYMH_OK ? pe : -1;
-    free(all);
-    if (ret != SYMH_OK)
-        return ret;
     if (first_bad < 0)
-        return SYMH_OK;
+        return agreed;
     if (first_bad == symh_boot_info.my_pe && message != NULL)
         symh_error("symh_init: %s", message);
     else
         symh_debug("symh_init: failed on PE %d", first_bad);
-    return status != SYMH_OK ? status : SYMH_ERR_MISMATCH;
+    return agreed;
+}
+
+/* This PE's window and one per node-local peer that IPC maps (tl_ipc.c). */
+static int symh_rt_ipc_windows(void)
+{
+    int pe, n = 1;
+
+    for (pe = 0; pe < symh_boot_info.n_pes; ++pe)
+        n += pe != symh_boot_info.my_pe && symh_tl_route_of(pe) == SYMH_TL_IPC;
+    return n;
 }
 
 /* The transports learn the window from the heap that laid it out (transport may not include
@@ -127,6 +127,8 @@ int symh_init_thread(int requested, int *provided)
     status = symh_config_load(&report);
     if (status == SYMH_OK) {
         symh_log_set_level(symh_config_choice(SYMH_CFG_LOG_LEVEL));
+        symh_wait_configure(symh_config_size(SYMH_CFG_HANG_TIMEOUT),
+                            symh_config_bool(SYMH_CFG_HANG_ABORT), symh_global_exit);
         status = symh_tl_route_check(report.message, sizeof(report.message));
     }
     if (status == SYMH_OK)
@@ -150,6 +152,11 @@ int symh_init_thread(int requested, int *provided)
     if (status != SYMH_OK)
         goto err_devices;
     status = symh_rt_agree(symh_tl_route_init(), NULL);
+    if (status != SYMH_OK)
+        goto err_routes;
+    /* Before anything is reserved: the windows must fit, or one line says which variables. */
+    status = symh_heap_check_space(symh_rt_ipc_windows(), report.message, sizeof(report.message));
+    status = symh_rt_agree(status, report.message);
     if (status != SYMH_OK)
         goto err_routes;
     status = symh_rt_agree(symh_coll_init(), NULL);
@@ -211,12 +218,22 @@ int symh_init(void)
 
 void symh_finalize(void)
 {
+    int status;
+
     SYMH_CHECK_INIT(symh_rt.initialized, );
+    if (symh_coll_enter(SYMH_COLL_OP_FINALIZE) != SYMH_OK)
+        return;
     /* No PE tears its state down while a peer may still reach it: what this PE sent through the
      * NIC completes first, and the barrier keeps driving the NIC for peers still completing. */
     if (symh_tl_nic_quiet() != SYMH_OK)
         symh_warn("symh_finalize: the NIC transport's quiet failed; finalizing anyway");
-    if (symh_boot->barrier() != SYMH_OK)
+    /* The world team's last call. A peer still making other collective calls sees each of them
+     * fail as out of step (one line each), and this PE waits on until the peer finalizes too
+     * (SYMH_HANG_TIMEOUT says so when that takes long). */
+    do
+        status = symh_coll_barrier(SYMH_COLL_OP_FINALIZE);
+    while (status == SYMH_ERR_MISMATCH);
+    if (status != SYMH_OK || symh_boot->barrier() != SYMH_OK)
         symh_warn("symh_finalize: the closing barrier failed; finalizing anyway");
     symh_coll_barrier_fini();
     symh_rt_symm_fini();
@@ -230,6 +247,7 @@ void symh_finalize(void)
     symh_coll_fini();
     symh_tl_route_fini();
     symh_dev_devices_fini();
+    symh_log_flush(); /* the rate limit's pending summaries, while lines still carry the PE */
     symh_boot_stop();
     symh_rt.initialized = 0;
     symh_status_set(SYMH_OK);

@@ -23,13 +23,6 @@
 #include "transport/tl_nic.h"
 #include "transport/tl_symm.h"
 
-/* Operation codes of the agreement, apart from the heap's. */
-enum {
-    SYMH_RT_SYMM_OP_REGISTER = 0x5301,
-    SYMH_RT_SYMM_OP_REGISTER_MAP,
-    SYMH_RT_SYMM_OP_UNREGISTER,
-};
-
 #define SYMH_RT_SYMM_NO_SLOT UINT64_MAX
 
 /* One live region: the alias at `offset` in the symmetric area, `span` bytes of slot (length
@@ -78,7 +71,7 @@ static int symh_rt_symm_up(void)
  * arguments. Exactly one PE logs the reason. */
 static int symh_rt_symm_agree(symh_rt_symm_call_t *call, int nargs)
 {
-    const symh_coll_agree_t *mine = &call->payload;
+    symh_coll_agree_t *mine = &call->payload;
     int me = symh_coll_my_pe();
     symh_coll_verdict_t v;
     int status = symh_coll_agree(mine, nargs, &v);
@@ -88,11 +81,7 @@ static int symh_rt_symm_agree(symh_rt_symm_call_t *call, int nargs)
     switch (v.kind) {
     case SYMH_COLL_AGREED:
         return SYMH_OK;
-    case SYMH_COLL_OP_DIFFERS:
-        if (me == 0)
-            symh_error("%s on PE 0 but another collective call on PE %d: collective calls out "
-                       "of step",
-                       call->name, v.pe);
+    case SYMH_COLL_OP_DIFFERS: /* logged by the judge, naming every PE's call */
         return SYMH_ERR_MISMATCH;
     case SYMH_COLL_ARG_DIFFERS:
         if (me == 0)
@@ -190,9 +179,9 @@ static void symh_rt_symm_check(symh_rt_symm_call_t *call, void *addr, size_t len
                           call->name, symh_rt_symm.count);
 }
 
-void *symh_buffer_register_symmetric(void *addr, size_t length)
+static void *symh_rt_symm_register(void *addr, size_t length)
 {
-    symh_rt_symm_call_t call = { .name = __func__ };
+    symh_rt_symm_call_t call = { .name = "symh_buffer_register_symmetric" };
     symh_vmm_piece_t pieces[SYMH_TL_IPC_MAX_OBJECTS];
     symh_tl_ipc_object_t objects[SYMH_TL_IPC_MAX_OBJECTS];
     symh_reg_entry_t entry = { 0 };
@@ -201,10 +190,9 @@ void *symh_buffer_register_symmetric(void *addr, size_t length)
     symh_rt_symm_region_t *grown;
     char *alias;
 
-    SYMH_CHECK_INIT(symh_rt_symm_up(), NULL);
     granule = symh_tl_symm_granule();
     pthread_mutex_lock(&symh_rt_symm.lock);
-    call.payload = (symh_coll_agree_t){ .op = SYMH_RT_SYMM_OP_REGISTER, .status = SYMH_OK };
+    call.payload = (symh_coll_agree_t){ .op = SYMH_COLL_OP_REGISTER_SYMMETRIC, .status = SYMH_OK };
     call.payload.args[0] = length;
     call.payload.result = SYMH_RT_SYMM_NO_SLOT;
     symh_rt_symm_check(&call, addr, length, pieces, &n);
@@ -236,7 +224,7 @@ void *symh_buffer_register_symmetric(void *addr, size_t length)
         objects[i] = (symh_tl_ipc_object_t){ .mem = pieces[i].mem,
                                              .mem_offset = pieces[i].offset,
                                              .size = pieces[i].size };
-    call.payload.op = SYMH_RT_SYMM_OP_REGISTER_MAP;
+    call.payload.op = SYMH_COLL_OP_REGISTER_SYMMETRIC_MAP;
     status = symh_tl_symm_add(offset, length, n, objects, SYMH_OK);
     /* The NIC domain's part (collective too: every PE takes part, a failed one only listens). */
     status = symh_tl_nic_symm_add(symh_tl_symm.window_offset + offset, alias, length, status);
@@ -276,15 +264,15 @@ out:
     return NULL;
 }
 
-int symh_buffer_unregister_symmetric(void *symm_addr)
+static int symh_rt_symm_unregister(void *symm_addr)
 {
-    symh_rt_symm_call_t call = { .name = __func__ };
+    symh_rt_symm_call_t call = { .name = "symh_buffer_unregister_symmetric" };
     uintptr_t a = (uintptr_t)symm_addr;
     int i, found = -1, status;
 
-    SYMH_CHECK_INIT(symh_rt_symm_up(), SYMH_ERR_NOT_INITIALIZED);
     pthread_mutex_lock(&symh_rt_symm.lock);
-    call.payload = (symh_coll_agree_t){ .op = SYMH_RT_SYMM_OP_UNREGISTER, .status = SYMH_OK };
+    call.payload =
+        (symh_coll_agree_t){ .op = SYMH_COLL_OP_UNREGISTER_SYMMETRIC, .status = SYMH_OK };
     call.payload.result = SYMH_RT_SYMM_NO_SLOT;
     for (i = 0; i < symh_rt_symm.count && found < 0; ++i)
         if (symh_tl_symm.lo + symh_rt_symm.regions[i].offset == a)
@@ -311,6 +299,21 @@ int symh_buffer_unregister_symmetric(void *symm_addr)
     }
     pthread_mutex_unlock(&symh_rt_symm.lock);
     return symh_status_set(status);
+}
+
+/* The public entry points: one collective call of the world team each (coll_agree.h). */
+void *symh_buffer_register_symmetric(void *addr, size_t length)
+{
+    SYMH_CHECK_INIT(symh_rt_symm_up(), NULL);
+    SYMH_COLL_CALL(SYMH_COLL_OP_REGISTER_SYMMETRIC, void *, NULL,
+                   symh_rt_symm_register(addr, length));
+}
+
+int symh_buffer_unregister_symmetric(void *symm_addr)
+{
+    SYMH_CHECK_INIT(symh_rt_symm_up(), SYMH_ERR_NOT_INITIALIZED);
+    SYMH_COLL_CALL(SYMH_COLL_OP_UNREGISTER_SYMMETRIC, int, SYMH_ERR_MISMATCH,
+                   symh_rt_symm_unregister(symm_addr));
 }
 
 int symh_rt_symm_count(void)

@@ -1,5 +1,18 @@
 /* transport: node-local IPC: exchange of the window's physical objects over UNIX-domain sockets
- * (SCM_RIGHTS) and the mapping of every IPC peer's window at the same offsets as ours. */
+ * (SCM_RIGHTS) and the mapping of every IPC peer's window at the same offsets as ours.
+ *
+ * The descriptors are the PE's memory, read-write, so the exchange hands them only to the peer
+ * it is meant for (docs/transports.md "Node-local exchange: threat model"). Per exchange, each PE
+ * binds a listening socket under a fresh random abstract name (16 random bytes; a name taken by
+ * someone else is skipped, up to 16 tries) and the bootstrap allgathers the names, so nobody can
+ * squat a name in advance. A client checks the listener's kernel credentials (SO_PEERCRED: our
+ * uid, the pid the bootstrap gave for that PE) before it sends anything, then sends its PE number,
+ * the exchange's tag and the job's 32-byte secret (getrandom on PE 0, broadcast at init, never in
+ * a name). The server checks the connection's credentials (our uid, the pid of a node-local peer
+ * not yet served), then, within 5 s, the request (the secret, compared in constant time, that
+ * PE, this tag); only then does it send the hello and the descriptors. A connection failing any
+ * check is closed and logged (one line each) and does not count as a peer; strangers are refused
+ * at accept, before anything is read, so they cannot stall the exchange. */
 #include "transport/tl_ipc.h"
 
 #include <errno.h>
@@ -24,6 +37,15 @@
 
 /* How long a PE waits for a node-local peer to connect before giving up (a peer that died). */
 #define SYMH_TL_IPC_TIMEOUT_MS 60000
+/* How long the server waits for the request of a connection whose credentials are a peer's: the
+ * peer sends it right after connecting; 5 s covers a peer descheduled on an oversubscribed
+ * node. */
+#define SYMH_TL_IPC_REQUEST_TIMEOUT_MS 5000
+#define SYMH_TL_IPC_SECRET_BYTES       32
+#define SYMH_TL_IPC_NAME_RANDOM_BYTES  16
+/* "symheap-" + 32 hex digits + NUL, rounded up. */
+#define SYMH_TL_IPC_NAME_MAX   48
+#define SYMH_TL_IPC_BIND_TRIES 16
 
 symh_tl_window_t symh_tl_window;
 
@@ -43,6 +65,14 @@ typedef struct {
     uint64_t size[SYMH_TL_IPC_MAX_OBJECTS];
 } symh_tl_ipc_hello_t;
 
+/* What a client sends once it has checked the listener's credentials. */
+typedef struct {
+    int32_t pe;
+    int32_t pad;
+    uint64_t tag;
+    uint8_t secret[SYMH_TL_IPC_SECRET_BYTES];
+} symh_tl_ipc_request_t;
+
 typedef struct {
     char *reservation;
     size_t reservation_size;
@@ -54,12 +84,20 @@ typedef struct {
 static struct {
     symh_tl_ipc_peer_t *peers; /* n_pes entries; only IPC peers are filled */
     char **bases;              /* n_pes entries: see symh_tl_ipc_peer_base */
+    int32_t *pids;             /* n_pes entries: every PE's process id, from the bootstrap */
+    char (*names)[SYMH_TL_IPC_NAME_MAX]; /* n_pes entries: this exchange's socket names */
+    char *served;                        /* n_pes entries: the server's, per exchange */
     int n_pes;
-    int n_peers;    /* node-local peers routed through IPC */
-    uint64_t token; /* the job's socket namespace, from PE 0 */
+    int n_peers;                              /* node-local peers routed through IPC */
+    uint8_t secret[SYMH_TL_IPC_SECRET_BYTES]; /* the job's, from PE 0 */
 } symh_tl_ipc;
 
-/* The server side: accepts `expected` connections and hands each the hello and our fds. */
+/* Test hooks (symh_tl_ipc_set_next_name); they outlive symh_tl_ipc_fini. */
+static char symh_tl_ipc_next_name[SYMH_TL_IPC_NAME_MAX];
+static char symh_tl_ipc_bound_name[SYMH_TL_IPC_NAME_MAX];
+
+/* The server side: accepts connections until `expected` peers are served and hands each the
+ * hello and our fds. */
 typedef struct {
     int listen_fd;
     int expected;
@@ -78,17 +116,106 @@ static int symh_tl_ipc_errno(const char *call)
     return SYMH_ERR_TRANSPORT;
 }
 
-/* Abstract socket names vanish with their last descriptor and cannot collide between jobs:
- * the token is random and shared by all PEs of this job. */
-static socklen_t symh_tl_ipc_address(int pe, struct sockaddr_un *addr)
+/* Abstract socket names vanish with their last descriptor. */
+static socklen_t symh_tl_ipc_address(const char *name, struct sockaddr_un *addr)
 {
-    int len;
+    size_t len = strnlen(name, SYMH_TL_IPC_NAME_MAX - 1);
 
     memset(addr, 0, sizeof(*addr));
     addr->sun_family = AF_UNIX;
-    len = snprintf(addr->sun_path + 1, sizeof(addr->sun_path) - 1, "symheap-%016" PRIx64 "-%d",
-                   symh_tl_ipc.token, pe);
-    return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)len);
+    memcpy(addr->sun_path + 1, name, len);
+    return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + len);
+}
+
+static int64_t symh_tl_ipc_now_ms(void)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+static void symh_tl_ipc_set_timeouts(int sock, int ms)
+{
+    struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000 };
+
+    /* Best effort: without them a silent peer only waits for the overall timeout. */
+    (void)setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    (void)setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+static int symh_tl_ipc_peer_cred(int sock, struct ucred *cred)
+{
+    socklen_t len = sizeof(*cred);
+
+    if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, cred, &len) == 0 && len == sizeof(*cred))
+        return SYMH_OK;
+    cred->pid = 0;
+    cred->uid = (uid_t)-1;
+    return SYMH_ERR_TRANSPORT;
+}
+
+static int symh_tl_ipc_is_peer(int pe)
+{
+    return pe != symh_boot_info.my_pe && symh_tl_route_of(pe) == SYMH_TL_IPC;
+}
+
+/* The node-local IPC peer whose process is `pid`, or -1. */
+static int symh_tl_ipc_pe_of_pid(pid_t pid)
+{
+    int pe;
+
+    for (pe = 0; pe < symh_tl_ipc.n_pes; ++pe)
+        if (symh_tl_ipc.pids[pe] == pid && symh_tl_ipc_is_peer(pe))
+            return pe;
+    return -1;
+}
+
+/* Compares in time independent of where the first difference is. */
+static int symh_tl_ipc_secret_matches(const uint8_t *secret)
+{
+    unsigned diff = 0;
+    size_t i;
+
+    for (i = 0; i < SYMH_TL_IPC_SECRET_BYTES; ++i)
+        diff |= (unsigned)(secret[i] ^ symh_tl_ipc.secret[i]);
+    return diff == 0;
+}
+
+/* Checks an accepted connection; returns the peer it is, or -1 (logged) to refuse it. */
+static int symh_tl_ipc_admit(const symh_tl_ipc_server_t *server, int conn, const char *served)
+{
+    symh_tl_ipc_request_t req;
+    struct ucred cred;
+    const char *why = NULL;
+    int pe = -1;
+
+    if (symh_tl_ipc_peer_cred(conn, &cred) != SYMH_OK)
+        why = "its credentials are unknown";
+    else if (cred.uid != geteuid())
+        why = "another user";
+    else if ((pe = symh_tl_ipc_pe_of_pid(cred.pid)) < 0)
+        why = "not a node-local PE of this job";
+    else if (served[pe])
+        why = "that PE was served already";
+    if (why == NULL) {
+        symh_tl_ipc_set_timeouts(conn, SYMH_TL_IPC_REQUEST_TIMEOUT_MS);
+        if (recv(conn, &req, sizeof(req), MSG_WAITALL) != (ssize_t)sizeof(req))
+            why = "no request";
+        else if (!symh_tl_ipc_secret_matches(req.secret))
+            why = "wrong secret";
+        else if (req.pe != pe)
+            why = "it claims to be another PE";
+        else if (req.tag != server->hello->tag)
+            why = "it asks for another exchange";
+    }
+    if (why == NULL)
+        return pe;
+    /* One line per connection; the log's per-site limit (core_log.c) keeps a prober in a loop
+     * from flooding it. */
+    symh_warn("IPC setup: refused a connection from pid %ld uid %ld: %s", (long)cred.pid,
+              cred.uid == (uid_t)-1 ? -1L : (long)cred.uid, why);
+    return -1;
 }
 
 static void *symh_tl_ipc_serve(void *arg)
@@ -96,26 +223,40 @@ static void *symh_tl_ipc_serve(void *arg)
     symh_tl_ipc_server_t *server = arg;
     char control[CMSG_SPACE(sizeof(int) * SYMH_TL_IPC_MAX_OBJECTS)];
     size_t n_fds = (size_t)server->hello->n_objects;
-    int served;
+    int64_t deadline = symh_tl_ipc_now_ms() + SYMH_TL_IPC_TIMEOUT_MS;
+    char *served = symh_tl_ipc.served;
+    int n_served = 0;
 
-    for (served = 0; served < server->expected; ++served) {
+    memset(served, 0, (size_t)symh_tl_ipc.n_pes);
+    while (n_served < server->expected) {
         struct pollfd pfd = { .fd = server->listen_fd, .events = POLLIN };
         struct iovec iov = { .iov_base = (void *)server->hello, .iov_len = sizeof(*server->hello) };
         struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+        int64_t left = deadline - symh_tl_ipc_now_ms();
         struct cmsghdr *cmsg;
-        int conn, ret;
+        int conn, ret, pe;
 
-        ret = poll(&pfd, 1, SYMH_TL_IPC_TIMEOUT_MS);
+        ret = left > 0 ? poll(&pfd, 1, (int)left) : 0;
+        if (ret < 0 && errno == EINTR)
+            continue;
         if (ret <= 0) {
             symh_error("IPC setup: %d of %d node-local peers did not connect within %d s",
-                       server->expected - served, server->expected, SYMH_TL_IPC_TIMEOUT_MS / 1000);
+                       server->expected - n_served, server->expected,
+                       SYMH_TL_IPC_TIMEOUT_MS / 1000);
             server->status = SYMH_ERR_TRANSPORT;
-            return NULL;
+            break;
         }
         conn = accept4(server->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+        if (conn < 0 && (errno == EINTR || errno == ECONNABORTED))
+            continue;
         if (conn < 0) {
             server->status = symh_tl_ipc_errno("accept4");
-            return NULL;
+            break;
+        }
+        pe = symh_tl_ipc_admit(server, conn, served);
+        if (pe < 0) {
+            close(conn);
+            continue;
         }
         if (n_fds > 0) {
             memset(control, 0, sizeof(control));
@@ -131,35 +272,57 @@ static void *symh_tl_ipc_serve(void *arg)
         close(conn);
         if (ret != (int)sizeof(*server->hello)) {
             server->status = symh_tl_ipc_errno("sendmsg(SCM_RIGHTS)");
-            return NULL;
+            break;
         }
+        served[pe] = 1;
+        ++n_served;
     }
     return NULL;
 }
 
-/* Receives PE pe's hello and descriptors (fds[i] = -1 past hello->n_objects). */
-static int symh_tl_ipc_fetch(int pe, uint64_t tag, symh_tl_ipc_hello_t *hello, int *fds)
+/* Receives PE pe's hello and descriptors (fds[i] = -1 past hello->n_objects) from its socket
+ * `name`, once the socket is known to be that PE's. */
+static int symh_tl_ipc_fetch(int pe, const char *name, uint64_t tag, symh_tl_ipc_hello_t *hello,
+                             int *fds)
 {
     char control[CMSG_SPACE(sizeof(int) * SYMH_TL_IPC_MAX_OBJECTS)];
     struct iovec iov = { .iov_base = hello, .iov_len = sizeof(*hello) };
     struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+    symh_tl_ipc_request_t req = { .pe = symh_boot_info.my_pe, .tag = tag };
     struct sockaddr_un addr;
-    socklen_t len = symh_tl_ipc_address(pe, &addr);
+    socklen_t len = symh_tl_ipc_address(name, &addr);
     struct cmsghdr *cmsg;
+    struct ucred cred;
     int sock, status = SYMH_OK, i, n_fds = 0;
     ssize_t got;
 
     sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (sock < 0)
         return symh_tl_ipc_errno("socket(AF_UNIX)");
+    symh_tl_ipc_set_timeouts(sock, SYMH_TL_IPC_TIMEOUT_MS);
     if (connect(sock, (struct sockaddr *)&addr, len) != 0) {
         status = symh_tl_ipc_errno("connect to a node-local peer");
+        goto out;
+    }
+    if (symh_tl_ipc_peer_cred(sock, &cred) != SYMH_OK || cred.uid != geteuid() ||
+        cred.pid != symh_tl_ipc.pids[pe]) {
+        symh_error("IPC setup: the socket of PE %d (pid %ld) is held by pid %ld uid %ld: refused",
+                   pe, (long)symh_tl_ipc.pids[pe], (long)cred.pid,
+                   cred.uid == (uid_t)-1 ? -1L : (long)cred.uid);
+        status = SYMH_ERR_TRANSPORT;
+        goto out;
+    }
+    memcpy(req.secret, symh_tl_ipc.secret, sizeof(req.secret));
+    got = send(sock, &req, sizeof(req), MSG_NOSIGNAL);
+    memset(req.secret, 0, sizeof(req.secret));
+    if (got != (ssize_t)sizeof(req)) {
+        status = symh_tl_ipc_errno("send to a node-local peer");
         goto out;
     }
     msg.msg_control = control;
     msg.msg_controllen = sizeof(control);
     got = recvmsg(sock, &msg, MSG_WAITALL | MSG_CMSG_CLOEXEC);
-    cmsg = CMSG_FIRSTHDR(&msg);
+    cmsg = got > 0 ? CMSG_FIRSTHDR(&msg) : NULL;
     if (cmsg != NULL && cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS) {
         n_fds = (int)((cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int));
         for (i = 0; i < n_fds && i < SYMH_TL_IPC_MAX_OBJECTS; ++i)
@@ -176,9 +339,53 @@ out:
     return status;
 }
 
-static int symh_tl_ipc_is_peer(int pe)
+/* A fresh random socket name (or the test hook's, once). */
+static int symh_tl_ipc_pick_name(char *name)
 {
-    return pe != symh_boot_info.my_pe && symh_tl_route_of(pe) == SYMH_TL_IPC;
+    uint8_t bytes[SYMH_TL_IPC_NAME_RANDOM_BYTES];
+    int i, at;
+
+    if (symh_tl_ipc_next_name[0] != '\0') {
+        memcpy(name, symh_tl_ipc_next_name, SYMH_TL_IPC_NAME_MAX);
+        symh_tl_ipc_next_name[0] = '\0';
+        return SYMH_OK;
+    }
+    if (getrandom(bytes, sizeof(bytes), 0) != (ssize_t)sizeof(bytes))
+        return symh_tl_ipc_errno("getrandom");
+    at = snprintf(name, SYMH_TL_IPC_NAME_MAX, "symheap-");
+    for (i = 0; i < (int)sizeof(bytes); ++i)
+        at += snprintf(name + at, (size_t)(SYMH_TL_IPC_NAME_MAX - at), "%02x", bytes[i]);
+    return SYMH_OK;
+}
+
+/* Binds a listening socket under a name nobody holds; `name` gets it. */
+static int symh_tl_ipc_listen(int backlog, int *fd, char *name)
+{
+    struct sockaddr_un addr;
+    int try, status = SYMH_OK;
+
+    *fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (*fd < 0)
+        return symh_tl_ipc_errno("socket(AF_UNIX)");
+    for (try = 0; try < SYMH_TL_IPC_BIND_TRIES; ++try) {
+        status = symh_tl_ipc_pick_name(name);
+        if (status != SYMH_OK)
+            return status;
+        if (bind(*fd, (struct sockaddr *)&addr, symh_tl_ipc_address(name, &addr)) == 0)
+            break;
+        if (errno != EADDRINUSE)
+            return symh_tl_ipc_errno("bind (abstract UNIX socket)");
+        symh_warn("IPC setup: socket name @%s is held by another process; trying another", name);
+    }
+    if (try == SYMH_TL_IPC_BIND_TRIES) {
+        symh_error("IPC setup: %d socket names in a row were held by other processes", try);
+        return SYMH_ERR_TRANSPORT;
+    }
+    memcpy(symh_tl_ipc_bound_name, name, SYMH_TL_IPC_NAME_MAX);
+    /* Room for strangers too: they are accepted and refused, and must not keep peers waiting. */
+    if (listen(*fd, backlog + 64) != 0)
+        return symh_tl_ipc_errno("listen (abstract UNIX socket)");
+    return SYMH_OK;
 }
 
 /* Collective over all PEs: hands `hello` and `fds` to every node-local IPC peer and gives
@@ -191,26 +398,32 @@ static int symh_tl_ipc_exchange(const symh_tl_ipc_hello_t *hello, const int *fds
     symh_tl_ipc_server_t server = {
         .listen_fd = -1, .expected = symh_tl_ipc.n_peers, .fds = fds, .hello = hello
     };
-    int me = symh_boot_info.my_pe, pe, i, status = SYMH_OK, serving = 0;
-    struct sockaddr_un addr;
-    socklen_t len;
+    char mine[SYMH_TL_IPC_NAME_MAX] = "";
+    int pe, i, status = SYMH_OK, serving = 0;
     pthread_t thread;
 
-    if (server.expected > 0) {
-        server.listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        len = symh_tl_ipc_address(me, &addr);
-        if (server.listen_fd < 0 || bind(server.listen_fd, (struct sockaddr *)&addr, len) != 0 ||
-            listen(server.listen_fd, server.expected) != 0)
-            status = symh_tl_ipc_errno("socket/bind/listen (abstract UNIX socket)");
+    memset(&thread, 0, sizeof(thread)); /* joined only when `serving` */
+    if (server.expected > 0)
+        status = symh_tl_ipc_listen(server.expected, &server.listen_fd, mine);
+    if (status != SYMH_OK)
+        mine[0] = '\0'; /* peers skip this PE's server */
+    /* Every PE takes this step, listening or not: after it every listener exists and every PE
+     * knows its name (an empty one: that PE failed and reported why). */
+    memset(symh_tl_ipc.names, 0, (size_t)symh_tl_ipc.n_pes * sizeof(*symh_tl_ipc.names));
+    if (symh_boot->allgather(mine, symh_tl_ipc.names, sizeof(mine)) != SYMH_OK) {
+        memset(symh_tl_ipc.names, 0, (size_t)symh_tl_ipc.n_pes * sizeof(*symh_tl_ipc.names));
+        if (status == SYMH_OK)
+            status = SYMH_ERR_BOOTSTRAP;
     }
-    /* Every PE passes this barrier, listening or not: after it every listener exists. */
-    if (symh_boot->barrier() != SYMH_OK && status == SYMH_OK)
-        status = SYMH_ERR_BOOTSTRAP;
     if (server.expected > 0 && status == SYMH_OK) {
         if (pthread_create(&thread, NULL, symh_tl_ipc_serve, &server) != 0)
             status = SYMH_ERR_SYSTEM;
         else
             serving = 1;
+    }
+    if (!serving && server.listen_fd >= 0) {
+        close(server.listen_fd); /* peers connecting now fail at once instead of waiting */
+        server.listen_fd = -1;
     }
     /* Fetch from every peer even after a failure: each peer's server waits for this PE. */
     for (pe = 0; pe < symh_tl_ipc.n_pes && server.expected > 0; ++pe) {
@@ -221,7 +434,11 @@ static int symh_tl_ipc_exchange(const symh_tl_ipc_hello_t *hello, const int *fds
             continue;
         for (i = 0; i < SYMH_TL_IPC_MAX_OBJECTS; ++i)
             their_fds[i] = -1;
-        got = symh_tl_ipc_fetch(pe, hello->tag, &theirs, their_fds);
+        symh_tl_ipc.names[pe][SYMH_TL_IPC_NAME_MAX - 1] = '\0';
+        if (symh_tl_ipc.names[pe][0] == '\0')
+            got = SYMH_ERR_MISMATCH; /* that PE has no server; it said why */
+        else
+            got = symh_tl_ipc_fetch(pe, symh_tl_ipc.names[pe], hello->tag, &theirs, their_fds);
         if (got == SYMH_OK && theirs.status != SYMH_OK)
             got = SYMH_ERR_MISMATCH;
         if (got == SYMH_OK && status == SYMH_OK)
@@ -335,24 +552,49 @@ int symh_tl_ipc_init(const symh_tl_window_t *mine)
     symh_tl_ipc_object_t objects[SYMH_TL_WINDOW_OBJECTS];
     symh_tl_ipc_hello_t hello;
     int fds[SYMH_TL_IPC_MAX_OBJECTS];
+    struct {
+        int32_t status;
+        uint8_t bytes[SYMH_TL_IPC_SECRET_BYTES];
+    } secret;
+    int32_t my_pid;
 
     symh_tl_window = *mine;
     symh_tl_ipc.n_pes = n;
     symh_tl_ipc.peers = calloc((size_t)n, sizeof(*symh_tl_ipc.peers));
     symh_tl_ipc.bases = calloc((size_t)n, sizeof(*symh_tl_ipc.bases));
-    if (symh_tl_ipc.peers == NULL || symh_tl_ipc.bases == NULL) {
+    symh_tl_ipc.pids = calloc((size_t)n, sizeof(*symh_tl_ipc.pids));
+    symh_tl_ipc.names = calloc((size_t)n, sizeof(*symh_tl_ipc.names));
+    symh_tl_ipc.served = calloc((size_t)n, 1);
+    status = SYMH_OK;
+    if (symh_tl_ipc.peers == NULL || symh_tl_ipc.bases == NULL || symh_tl_ipc.pids == NULL ||
+        symh_tl_ipc.names == NULL || symh_tl_ipc.served == NULL) {
         symh_error("IPC setup: cannot allocate the tables of %d PEs", n);
-        return SYMH_ERR_NO_MEMORY;
+        status = SYMH_ERR_NO_MEMORY;
     }
+    /* Agreed before the first exchange: a PE without its tables cannot take part in the
+     * exchanges below, so no PE starts them (and none waits for it). */
+    status = symh_boot_agree(status, NULL);
+    if (status != SYMH_OK)
+        return status;
     symh_tl_ipc.bases[me] = mine->base;
     for (pe = 0; pe < n; ++pe)
         symh_tl_ipc.n_peers += symh_tl_ipc_is_peer(pe);
 
-    /* The job's token: a collective step every PE takes. */
-    if (me == 0 && getrandom(&symh_tl_ipc.token, sizeof(symh_tl_ipc.token), 0) !=
-                       (ssize_t)sizeof(symh_tl_ipc.token))
-        symh_tl_ipc.token = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-    status = symh_boot->bcast(&symh_tl_ipc.token, sizeof(symh_tl_ipc.token), 0);
+    /* Collective steps every PE takes: every PE's pid (what the kernel reports for its
+     * sockets), and the job's secret with PE 0's status (no secret: no PE goes on). */
+    my_pid = (int32_t)getpid();
+    status = symh_boot->allgather(&my_pid, symh_tl_ipc.pids, sizeof(my_pid));
+    if (status != SYMH_OK)
+        return status;
+    memset(&secret, 0, sizeof(secret));
+    if (me == 0 &&
+        getrandom(secret.bytes, sizeof(secret.bytes), 0) != (ssize_t)sizeof(secret.bytes))
+        secret.status = symh_tl_ipc_errno("getrandom (the job's secret)");
+    status = symh_boot->bcast(&secret, sizeof(secret), 0);
+    if (status == SYMH_OK)
+        status = secret.status;
+    memcpy(symh_tl_ipc.secret, secret.bytes, sizeof(symh_tl_ipc.secret));
+    memset(&secret, 0, sizeof(secret));
     if (status != SYMH_OK)
         return status;
 
@@ -438,6 +680,9 @@ void symh_tl_ipc_fini(void)
     }
     free(symh_tl_ipc.peers);
     free(symh_tl_ipc.bases);
+    free(symh_tl_ipc.pids);
+    free(symh_tl_ipc.names);
+    free(symh_tl_ipc.served);
     memset(&symh_tl_ipc, 0, sizeof(symh_tl_ipc));
     memset(&symh_tl_window, 0, sizeof(symh_tl_window));
 }
@@ -447,4 +692,14 @@ char *symh_tl_ipc_peer_base(int pe)
     if (symh_tl_ipc.bases == NULL || pe < 0 || pe >= symh_tl_ipc.n_pes)
         return NULL;
     return symh_tl_ipc.bases[pe];
+}
+
+void symh_tl_ipc_set_next_name(const char *name)
+{
+    snprintf(symh_tl_ipc_next_name, sizeof(symh_tl_ipc_next_name), "%s", name);
+}
+
+const char *symh_tl_ipc_last_name(void)
+{
+    return symh_tl_ipc_bound_name;
 }

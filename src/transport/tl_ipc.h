@@ -1,7 +1,8 @@
 /* transport: the node-local IPC domain. Every PE exports its window's physical objects (internal
  * area, heap) as file descriptors to its node-local peers over a UNIX-domain socket (SCM_RIGHTS,
- * abstract names unique to the job) and maps each peer's objects into a window of its own at the
- * same offsets, so a symmetric address translates with one subtraction and one addition. */
+ * a random abstract name per exchange, both ends authenticated: tl_ipc.c) and maps each peer's
+ * objects into a window of its own at the same offsets, so a symmetric address translates with
+ * one subtraction and one addition. */
 #ifndef SYMH_TL_IPC_H
 #define SYMH_TL_IPC_H
 
@@ -75,6 +76,12 @@ void symh_tl_ipc_unshare(size_t offset, size_t size);
 /* Where PE `pe`'s window starts in this process: this PE's own window for itself, the mapped
  * copy for an IPC peer, NULL when `pe` is not reachable by load/store. */
 char *symh_tl_ipc_peer_base(int pe);
+
+/* Test hooks (tests/shim/shim_ipc.c). The name (without the leading NUL of an abstract name)
+ * this PE tries first for the socket of its next exchange, once, as if a random draw had picked
+ * it; and the name its last exchange bound ("" before the first). */
+void symh_tl_ipc_set_next_name(const char *name);
+const char *symh_tl_ipc_last_name(void);
 
 /* This PE's window (as passed to symh_tl_ipc_init). */
 extern symh_tl_window_t symh_tl_window;

@@ -12,6 +12,7 @@
 
 #include "bootstrap/boot.h"
 #include "core/core_config.h"
+#include "core/core_fault.h"
 #include "core/core_log.h"
 #include "registration/reg_registry.h"
 #include "transport/tl_ipc.h"
@@ -71,19 +72,19 @@ int symh_tl_nic_init(void)
     if (!symh_tl_route_nic_needed() || nic == NULL)
         return SYMH_OK;
     symh_tl_nic_n_slots = 1 + (int)symh_config_size(SYMH_CFG_MAX_SYMM_REGIONS);
-    symh_tl_nic_base = calloc((size_t)n, sizeof(*symh_tl_nic_base));
+    symh_tl_nic_base = symh_fault_calloc((size_t)n, sizeof(*symh_tl_nic_base), "nic: tables");
     symh_tl_nic_slots.offset = calloc((size_t)symh_tl_nic_n_slots, sizeof(size_t));
     symh_tl_nic_slots.length = calloc((size_t)symh_tl_nic_n_slots, sizeof(size_t));
     status = symh_tl_nic_base == NULL || symh_tl_nic_slots.offset == NULL ||
                      symh_tl_nic_slots.length == NULL
                  ? SYMH_ERR_NO_MEMORY
                  : SYMH_OK;
-    if (status != SYMH_OK) {
+    if (status != SYMH_OK)
         symh_error("symh_init: cannot allocate the %s transport's tables", symh_tl_name(id));
-        symh_tl_nic_fini();
-        return status;
-    }
-    status = symh_boot->allgather(&mine, symh_tl_nic_base, sizeof(mine));
+    /* Every PE has its tables before the exchange into them, or none exchanges. */
+    status = symh_boot_agree(status, NULL);
+    if (status == SYMH_OK)
+        status = symh_boot->allgather(&mine, symh_tl_nic_base, sizeof(mine));
     if (status != SYMH_OK) {
         symh_tl_nic_fini();
         return status;
@@ -198,6 +199,24 @@ int symh_tl_nic_local(const char *func, const void *addr, size_t bytes, int *slo
     return SYMH_ERR_NOT_REGISTERED;
 }
 
+/* Collective, on a step that failed everywhere (map_symm's agreement: the failing PEs kept their
+ * own status, the others got SYMH_ERR_MISMATCH): the status of the lowest PE whose own part
+ * failed, on every PE. Symmetric registration reports one code for the job, that PE's (as it
+ * reports one PE's reason); SYMH_ERR_MISMATCH when no PE has another. */
+static int symh_tl_nic_culprit_status(int status)
+{
+    int64_t culprit = status != SYMH_ERR_MISMATCH ? symh_boot_info.my_pe : symh_boot_info.n_pes;
+    int32_t code = status;
+
+    if (symh_boot->allreduce(&culprit, 1, SYMH_BOOT_REDUCE_MIN) != SYMH_OK)
+        return SYMH_ERR_BOOTSTRAP;
+    if (culprit >= symh_boot_info.n_pes)
+        return status;
+    if (symh_boot->bcast(&code, sizeof(code), (int)culprit) != SYMH_OK)
+        return SYMH_ERR_BOOTSTRAP;
+    return code;
+}
+
 int symh_tl_nic_symm_add(size_t window_offset, void *addr, size_t length, int status)
 {
     int s;
@@ -219,7 +238,8 @@ int symh_tl_nic_symm_add(size_t window_offset, void *addr, size_t length, int st
     symh_tl_nic_slots.length[s] = length;
     if (s >= symh_tl_nic_slots.top)
         symh_tl_nic_slots.top = s + 1;
-    return symh_tl_nic->map_symm(s, addr, length, status);
+    status = symh_tl_nic->map_symm(s, addr, length, status);
+    return status == SYMH_OK ? SYMH_OK : symh_tl_nic_culprit_status(status);
 }
 
 void symh_tl_nic_symm_remove(size_t window_offset)

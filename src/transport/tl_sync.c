@@ -2,24 +2,28 @@
  * PE that peers update with puts or AMOs. Waiting spins briefly (the common case: the peer is
  * running on another core and the update is microseconds away), then yields the core on every
  * poll, so that 8 PEs on 2 cores let the PE that must write the variable run. */
-#include <sched.h>
 #include <stdint.h>
 
 #include <symheap/rma.h>
 
+#include "core/core_wait.h"
 #include "transport/tl_nic.h"
 #include "transport/tl_rma.h"
 
 /* Polls before the first sched_yield: about a microsecond or two of PAUSEs. */
 #define SYMH_TL_SYNC_SPINS 256
 
-static inline void symh_tl_sync_pause(void)
+static const char *const symh_tl_sync_cmp_names[] = { "SYMH_CMP_EQ", "SYMH_CMP_NE", "SYMH_CMP_GT",
+                                                      "SYMH_CMP_GE", "SYMH_CMP_LT", "SYMH_CMP_LE" };
+
+/* The hang line of a wait_until (SYMH_HANG_TIMEOUT): what it waits for and what it sees. */
+static void symh_tl_sync_hang(const char *func, const void *ivar, int cmp, long long cmp_value,
+                              long long value, const symh_wait_t *w)
 {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield" ::: "memory");
-#endif
+    symh_error("%s: PE %d has waited %.0f s for ivar %p %s %lld; it is %lld (SYMH_HANG_TIMEOUT)",
+               func, symh_tl_rma.my_pe, symh_wait_seconds(w), ivar, symh_tl_sync_cmp_names[cmp],
+               cmp_value, value);
+    symh_wait_hang_reported();
 }
 
 /* Whether `cmp` is one of SYMH_CMP_*; logs and records it when not. */
@@ -45,8 +49,8 @@ static int symh_tl_sync_cmp_ok(const char *func, int cmp)
 #define SYMH_TL_SYNC_DEFINE(NAME, TYPE)                                                            \
     void symh_##NAME##_wait_until(TYPE *ivar, int cmp, TYPE cmp_value)                             \
     {                                                                                              \
-        TYPE *local;                                                                               \
-        unsigned spins = 0;                                                                        \
+        TYPE *local, seen;                                                                         \
+        symh_wait_t w;                                                                             \
                                                                                                    \
         SYMH_TL_RMA_CHECK_UP();                                                                    \
         if (!symh_tl_sync_cmp_ok(__func__, cmp))                                                   \
@@ -55,15 +59,13 @@ static int symh_tl_sync_cmp_ok(const char *func, int cmp)
                                           symh_tl_rma.my_pe);                                      \
         if (local == NULL)                                                                         \
             return;                                                                                \
-        while (!SYMH_TL_SYNC_COMPARE(cmp, __atomic_load_n(local, __ATOMIC_ACQUIRE), cmp_value)) {  \
+        symh_wait_start(&w, SYMH_TL_SYNC_SPINS);                                                   \
+        while (!SYMH_TL_SYNC_COMPARE(cmp, seen = __atomic_load_n(local, __ATOMIC_ACQUIRE),         \
+                                     cmp_value)) {                                                 \
             if (symh_tl_nic != NULL) /* NIC-delivered updates may need this PE's progress */       \
                 symh_tl_nic_progress();                                                            \
-            if (spins < SYMH_TL_SYNC_SPINS) {                                                      \
-                ++spins;                                                                           \
-                symh_tl_sync_pause();                                                              \
-            } else {                                                                               \
-                sched_yield();                                                                     \
-            }                                                                                      \
+            if (symh_unlikely(symh_wait_step(&w)))                                                 \
+                symh_tl_sync_hang(__func__, ivar, cmp, (long long)cmp_value, (long long)seen, &w); \
         }                                                                                          \
         symh_status_set(SYMH_OK);                                                                  \
     }                                                                                              \

@@ -446,7 +446,7 @@ TEST_F(Vmm, DestroyWhileMappedKeepsTheMemory)
     EXPECT_STREQ("still here", at(page));
     EXPECT_STREQ("still here", at(5 * page));
     void *mapped = nullptr;
-    expect_invalid("is destroyed", [&] {
+    expect_invalid("already destroyed", [&] {
         return symh_physmem_map(gone, at(8 * page), page, SYMH_ACCESS_READ, 0, &mapped);
     });
     expect_invalid("already destroyed", [&] { return symh_physmem_destroy(gone); });

@@ -58,6 +58,9 @@ void symh_shim_log_uninstall(void)
 
 void symh_shim_log_begin(void)
 {
+    /* Each captured action may log its own burst per call site (a test that makes one refused
+     * call per iteration sees each line); the rate limit still applies inside the action. */
+    symh_log_rearm();
     pthread_mutex_lock(&symh_shim_lock);
     symh_shim_captured[0] = '\0';
     symh_shim_capturing = 1;
@@ -88,6 +91,19 @@ void symh_shim_log_reset_unexpected(void)
 void symh_shim_log_emit(int level, const char *msg)
 {
     symh_log(level, "%s", msg);
+}
+
+void symh_shim_log_emit_site(int site, int level, const char *msg)
+{
+    if (site == 0)
+        symh_log(level, "%s", msg);
+    else
+        symh_log(level, "%s", msg);
+}
+
+void symh_shim_log_flush(void)
+{
+    symh_log_flush();
 }
 
 void symh_shim_log_set_level(int level)

@@ -11,7 +11,8 @@ extern "C" {
 /* ---- logging: capture expected messages; anything else at warn or error is "unexpected" ---- */
 /* Routes symheap's log lines to the shim (call once, before the first test). */
 void symh_shim_log_install(void);
-/* Starts capturing every line; symh_shim_log_end stops and returns them, '\n'-separated. */
+/* Starts capturing every line; symh_shim_log_end stops and returns them, '\n'-separated. Each
+ * capture starts with a fresh per-call-site log burst (symh_log_rearm). */
 void symh_shim_log_begin(void);
 const char *symh_shim_log_end(void);
 /* Warn/error lines logged outside a capture since the last reset ("" when none). */
@@ -19,6 +20,10 @@ const char *symh_shim_log_unexpected(void);
 void symh_shim_log_reset_unexpected(void);
 /* Logs `msg` at `level` (0 error .. 4 trace) through symheap's logger. */
 void symh_shim_log_emit(int level, const char *msg);
+/* Logs `msg` from one of two call sites (0 or 1) of its own, for the per-site rate limit. */
+void symh_shim_log_emit_site(int site, int level, const char *msg);
+/* symh_log_flush: prints pending "similar lines suppressed" summaries, resets every site. */
+void symh_shim_log_flush(void);
 void symh_shim_log_set_level(int level);
 int symh_shim_log_get_level(void);
 /* Sends lines to stderr again (the default). */

@@ -1,5 +1,6 @@
 // Unit tests of src/core: status codes and texts, the per-thread last error, logging, and the
 // SYMH_* configuration table.
+#include <chrono>
 #include <climits>
 #include <cstring>
 #include <cstdlib>
@@ -7,6 +8,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <symheap.h>
 
@@ -313,6 +315,121 @@ TEST_F(Config, UnknownVariablesAreReported)
     std::string names = unknown;
     EXPECT_NE(std::string::npos, names.find("SYMH_HEAPSIZE")) << names;
     EXPECT_EQ(std::string::npos, names.find("SYMH_HEAP_SIZE")) << names;
+}
+
+// ---- the per-call-site log rate limit (core_log.c) -------------------------------------------
+
+size_t count_substr(const std::string &text, const std::string &part)
+{
+    size_t n = 0;
+    for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
+        ++n;
+    return n;
+}
+
+// The sum of N over the "N similar lines suppressed (file:line)" lines naming `site`.
+unsigned long suppressed(const std::string &log, const std::string &site = "")
+{
+    static const std::regex summary(R"(([0-9]+) similar lines suppressed \(([^)]+)\))");
+    unsigned long sum = 0;
+    for (std::sregex_iterator it(log.begin(), log.end(), summary), end; it != end; ++it)
+        if (site.empty() || (*it)[2].str() == site)
+            sum += std::stoul((*it)[1].str());
+    return sum;
+}
+
+// "shim_core.c:N" of the `index`-th summary line.
+std::string summary_site(const std::string &log, size_t index)
+{
+    static const std::regex summary(R"(similar lines suppressed \(([^)]+)\))");
+    std::sregex_iterator it(log.begin(), log.end(), summary), end;
+    for (size_t i = 0; it != end && i < index; ++i)
+        ++it;
+    return it == end ? "" : (*it)[1].str();
+}
+
+TEST_F(Core, ALoopOfIdenticalErrorsLogsABoundedNumberOfLines)
+{
+    std::string log = symh_captured_log([] {
+        for (int i = 0; i < 10000; ++i)
+            symh_shim_log_emit_site(0, 0, "refused again");
+        symh_shim_log_flush();
+    });
+    EXPECT_EQ(10u, count_substr(log, "error refused again")) << log;
+    EXPECT_EQ(1u, count_substr(log, "similar lines suppressed")) << log;
+    EXPECT_EQ(9990ul, suppressed(log)) << log;
+    EXPECT_NE(std::string::npos, log.find(" error 9990 similar lines suppressed (shim_core.c:"))
+        << "the summary has the level and the site of the lines it counts: " << log;
+}
+
+TEST_F(Core, CallSitesAreLimitedIndependently)
+{
+    std::string log = symh_captured_log([] {
+        for (int i = 0; i < 100; ++i) {
+            symh_shim_log_emit_site(0, 0, "site zero");
+            symh_shim_log_emit_site(1, 1, "site one");
+        }
+        symh_shim_log_emit(0, "a third site is not limited by the others");
+        symh_shim_log_flush();
+    });
+    EXPECT_EQ(10u, count_substr(log, "error site zero")) << log;
+    EXPECT_EQ(10u, count_substr(log, "warn site one")) << log;
+    EXPECT_EQ(1u, count_substr(log, "a third site")) << log;
+    std::string first = summary_site(log, 0), second = summary_site(log, 1);
+    EXPECT_NE("", second) << log;
+    EXPECT_NE(first, second) << log;
+    EXPECT_EQ(90ul, suppressed(log, first)) << log;
+    EXPECT_EQ(90ul, suppressed(log, second)) << log;
+    EXPECT_EQ(2u, count_substr(log, "similar lines suppressed")) << log;
+}
+
+TEST_F(Core, ASiteThatKeepsLoggingGetsOneSummaryPerSecond)
+{
+    std::string log = symh_captured_log([] {
+        auto start = std::chrono::steady_clock::now();
+        while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(2500))
+            symh_shim_log_emit_site(0, 0, "refused in a loop");
+    });
+    size_t summaries = count_substr(log, "similar lines suppressed");
+    EXPECT_EQ(10u, count_substr(log, "refused in a loop")) << log;
+    EXPECT_GE(summaries, 2u) << log;
+    EXPECT_LE(summaries, 3u) << log;
+    log = symh_captured_log([] { symh_shim_log_flush(); });
+    EXPECT_EQ(1u, count_substr(log, "similar lines suppressed")) << "the rest, at the flush";
+}
+
+TEST_F(Core, AQuietSiteSpeaksAgainWithItsSummaryFirst)
+{
+    std::string log = symh_captured_log([] {
+        for (int i = 0; i < 25; ++i)
+            symh_shim_log_emit_site(0, 0, "burst");
+        std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+        for (int i = 0; i < 10; ++i)
+            symh_shim_log_emit_site(0, 0, "after quiet");
+    });
+    EXPECT_EQ(10u, count_substr(log, "burst")) << log;
+    EXPECT_EQ(15ul, suppressed(log)) << log;
+    EXPECT_LT(log.find("15 similar lines suppressed"), log.find("after quiet")) << log;
+    EXPECT_EQ(10u, count_substr(log, "after quiet")) << "a fresh burst after a quiet second";
+}
+
+TEST_F(Core, ThreadsLoggingAtOnceAreCountedExactly)
+{
+    std::string log = symh_captured_log([] {
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 4; ++t)
+            threads.emplace_back([] {
+                for (int i = 0; i < 5000; ++i)
+                    symh_shim_log_emit_site(1, 0, "from many threads");
+            });
+        for (auto &thread : threads)
+            thread.join();
+        symh_shim_log_flush();
+    });
+    size_t printed = count_substr(log, "error from many threads");
+    EXPECT_GE(printed, 10u) << log;
+    EXPECT_LE(printed, 40u) << "a fresh burst at most once per quiet second" << log;
+    EXPECT_EQ(20000ul - printed, suppressed(log)) << log;
 }
 
 } // namespace

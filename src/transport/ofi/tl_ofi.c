@@ -40,6 +40,7 @@
 
 #include "bootstrap/boot.h"
 #include "core/core_config.h"
+#include "core/core_fault.h"
 #include "core/core_log.h"
 #include "transport/tl_nic.h"
 
@@ -94,18 +95,16 @@ static int symh_tl_ofi_load(void)
 #define SYMH_OFI_WARN_NS (30ull * 1000000000ull)
 #define SYMH_OFI_N_AMO   (SYMH_TL_AMO_XOR + 1)
 
-/* What a PE shares per key slot. */
+/* What a PE shares per key slot (the exchange itself carries the status: symh_boot_exchange). */
 typedef struct {
-    int32_t status;
-    int32_t pad;
     uint64_t key;
     uint64_t base;
 } symh_tl_ofi_slot_rec_t;
 
-/* What a PE shares at init, before its name. */
+/* What a PE shares at init: slot 0's record, then its endpoint name (name_len bytes of it). */
 typedef struct {
-    int32_t status;
-    uint32_t name_len;
+    symh_tl_ofi_slot_rec_t rec;
+    char name[FI_NAME_MAX * 4];
 } symh_tl_ofi_hello_t;
 
 static struct {
@@ -284,51 +283,39 @@ static void symh_tl_ofi_mr_close(struct fid_mr **mr)
 }
 
 /* Registers this PE's [addr, addr + length) as `slot` (when status is SYMH_OK) and exchanges the
- * key and base with every PE. */
+ * key and base with every PE (a PE that failed only takes part). */
 static int symh_tl_ofi_share_slot(int slot, void *addr, size_t length, int status)
 {
     int n = symh_tl_ofi_state.n_pes;
-    symh_tl_ofi_slot_rec_t mine = { .status = status };
-    symh_tl_ofi_slot_rec_t *all = calloc((size_t)n, sizeof(*all));
-    if (all == NULL && mine.status == SYMH_OK)
-        mine.status = SYMH_ERR_NO_MEMORY;
-    if (mine.status == SYMH_OK) {
-        mine.status =
+    symh_tl_ofi_slot_rec_t mine = { 0 }, rec;
+    void *all = NULL;
+    size_t stride = 0;
+
+    if (status == SYMH_OK) {
+        status =
             symh_tl_ofi_mr_reg(addr, length, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
                                &symh_tl_ofi_state.mr[slot]);
-        if (mine.status == SYMH_OK) {
+        if (status == SYMH_OK) {
             mine.key = fi_mr_key(symh_tl_ofi_state.mr[slot]);
             mine.base = (uint64_t)(uintptr_t)addr;
         }
     }
-    if (all == NULL) {
-        /* Still take part (nobody may hang), through a buffer of our own. */
-        symh_tl_ofi_slot_rec_t *tmp = malloc((size_t)n * sizeof(*tmp));
-        if (tmp != NULL) {
-            (void)symh_boot->allgather(&mine, tmp, sizeof(mine));
-            free(tmp);
-        }
-        symh_tl_ofi_mr_close(&symh_tl_ofi_state.mr[slot]);
-        return mine.status;
-    }
-    int ret = symh_boot->allgather(&mine, all, sizeof(mine));
-    int status_all = ret != SYMH_OK ? ret : mine.status;
-    for (int pe = 0; pe < n && status_all == SYMH_OK; ++pe) {
-        if (all[pe].status != SYMH_OK)
-            status_all = all[pe].status;
-    }
-    if (status_all == SYMH_OK) {
+    int mine_status = status;
+    status =
+        symh_boot_exchange(status, &mine, sizeof(mine), "ofi: the key exchange", &all, &stride);
+    if (status == SYMH_OK) {
         for (int pe = 0; pe < n; ++pe) {
-            symh_tl_ofi_state.keys[(size_t)slot * (size_t)n + (size_t)pe] = all[pe].key;
-            symh_tl_ofi_state.bases[(size_t)slot * (size_t)n + (size_t)pe] = all[pe].base;
+            memcpy(&rec, (char *)all + stride * (size_t)pe, sizeof(rec));
+            symh_tl_ofi_state.keys[(size_t)slot * (size_t)n + (size_t)pe] = rec.key;
+            symh_tl_ofi_state.bases[(size_t)slot * (size_t)n + (size_t)pe] = rec.base;
         }
         symh_tl_ofi_state.live[slot] = 1;
-    } else if (mine.status == SYMH_OK) {
+    } else if (mine_status == SYMH_OK) {
         symh_debug("ofi: slot %d not mapped: another PE failed (%s)", slot,
-                   symh_status_string(status_all));
+                   symh_status_string(status));
     }
     free(all);
-    return status_all;
+    return status;
 }
 
 /* ---- init / fini ------------------------------------------------------------------------------
@@ -589,6 +576,10 @@ static int symh_tl_ofi_open(void *base, size_t length, int thread_multiple, char
         symh_tl_ofi_state.scratch_desc = fi_mr_desc(symh_tl_ofi_state.scratch_mr);
     }
     symh_tl_ofi_check_atomics();
+    if (symh_fault_hit("ofi: open")) {
+        symh_error("ofi: opening the endpoint failed (fault injection)");
+        return SYMH_ERR_TRANSPORT;
+    }
     int status =
         symh_tl_ofi_mr_reg(base, length, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
                            &symh_tl_ofi_state.mr[SYMH_TL_NIC_HEAP_SLOT]);
@@ -610,7 +601,8 @@ static int symh_tl_ofi_init(void *base, size_t length, int thread_multiple)
 
     int status = SYMH_OK;
     size_t n_slots = (size_t)symh_tl_ofi_state.n_slots;
-    symh_tl_ofi_state.addr = malloc((size_t)n * sizeof(*symh_tl_ofi_state.addr));
+    symh_tl_ofi_state.addr =
+        symh_fault_malloc((size_t)n * sizeof(*symh_tl_ofi_state.addr), "ofi: tables");
     symh_tl_ofi_state.mr = calloc(n_slots, sizeof(*symh_tl_ofi_state.mr));
     symh_tl_ofi_state.keys = calloc(n_slots * (size_t)n, sizeof(*symh_tl_ofi_state.keys));
     symh_tl_ofi_state.bases = calloc(n_slots * (size_t)n, sizeof(*symh_tl_ofi_state.bases));
@@ -625,114 +617,47 @@ static int symh_tl_ofi_init(void *base, size_t length, int thread_multiple)
             symh_tl_ofi_state.addr[pe] = FI_ADDR_NOTAVAIL;
     }
 
-    /* Local steps; a PE that failed still takes part in every exchange below. */
-    char name[FI_NAME_MAX * 4];
-    size_t name_len = sizeof(name);
-    uint64_t key = 0;
+    /* Local steps; a PE that failed still takes part in both exchanges below. */
+    symh_tl_ofi_hello_t mine = { .rec = { .base = (uint64_t)(uintptr_t)base } };
+    size_t name_len = sizeof(mine.name);
     if (status == SYMH_OK)
         status = symh_tl_ofi_load();
     if (status == SYMH_OK)
-        status = symh_tl_ofi_open(base, length, thread_multiple, name, &name_len, &key);
-    if (status != SYMH_OK)
-        name_len = 0;
+        status =
+            symh_tl_ofi_open(base, length, thread_multiple, mine.name, &name_len, &mine.rec.key);
 
-    /* Exchange 1: statuses and name lengths. */
-    symh_tl_ofi_hello_t hello = { .status = status, .name_len = (uint32_t)name_len };
-    symh_tl_ofi_hello_t *hellos = malloc((size_t)n * sizeof(*hellos));
-    size_t rec_size = 0;
-    char *recs = NULL;
-    if (hellos == NULL) {
-        /* The others would block on this PE's part: nothing better to do. */
-        symh_error("ofi: out of memory for the init exchange");
-        symh_boot->abort(SYMH_ERR_NO_MEMORY);
-        return SYMH_ERR_NO_MEMORY;
-    }
-    int ret = symh_boot->allgather(&hello, hellos, sizeof(hello));
-    if (ret != SYMH_OK) {
-        free(hellos);
-        symh_tl_ofi_teardown();
-        return ret;
-    }
-    size_t max_len = 0;
-    for (int pe = 0; pe < n; ++pe) {
-        if (hellos[pe].status != SYMH_OK && status == SYMH_OK)
-            status = hellos[pe].status;
-        if (hellos[pe].name_len > max_len)
-            max_len = hellos[pe].name_len;
-    }
-    free(hellos);
-    if (status != SYMH_OK) {
-        /* Everybody saw the failure in the same exchange: stop here together. */
-        symh_tl_ofi_teardown();
-        return status;
-    }
-
-    /* Exchange 2: slot 0 keys and bases, and the endpoint names. */
-    rec_size = sizeof(symh_tl_ofi_slot_rec_t) + ((max_len + 7) & ~(size_t)7);
-    char *mine = calloc(1, rec_size);
-    recs = malloc(rec_size * (size_t)n);
-    if (mine != NULL && recs != NULL) {
-        symh_tl_ofi_slot_rec_t rec = { .status = SYMH_OK,
-                                       .key = key,
-                                       .base = (uint64_t)(uintptr_t)base };
-        memcpy(mine, &rec, sizeof(rec));
-        memcpy(mine + sizeof(rec), name, name_len);
-        ret = symh_boot->allgather(mine, recs, rec_size);
-        if (ret != SYMH_OK) {
-            free(mine);
-            free(recs);
-            symh_tl_ofi_teardown();
-            return ret;
-        }
-    } else {
-        /* Nothing to gather into: the others block on us otherwise, so this is fatal here. */
-        symh_error("ofi: out of memory for the address exchange (%zu bytes)", rec_size * n);
-        free(mine);
-        free(recs);
-        symh_boot->abort(SYMH_ERR_NO_MEMORY);
-        return SYMH_ERR_NO_MEMORY;
-    }
-    free(mine);
+    /* Exchange 1: slot 0 keys and bases, and the endpoint names. */
+    void *all = NULL;
+    size_t stride = 0;
+    status = symh_boot_exchange(status, &mine, sizeof(mine.rec) + name_len,
+                                "ofi: the address exchange", &all, &stride);
     for (int pe = 0; pe < n && status == SYMH_OK; ++pe) {
+        const char *block = (const char *)all + stride * (size_t)pe;
         symh_tl_ofi_slot_rec_t rec;
-        memcpy(&rec, recs + rec_size * (size_t)pe, sizeof(rec));
+        memcpy(&rec, block, sizeof(rec));
         symh_tl_ofi_state.keys[pe] = rec.key; /* slot 0 row */
         symh_tl_ofi_state.bases[pe] = rec.base;
         if (!symh_tl_nic_routed(pe))
             continue;
-        ret = fi_av_insert(symh_tl_ofi_state.av, recs + rec_size * (size_t)pe + sizeof(rec), 1,
-                           &symh_tl_ofi_state.addr[pe], 0, NULL);
+        int ret = symh_fault_hit("ofi: av insert")
+                      ? -FI_EOTHER
+                      : fi_av_insert(symh_tl_ofi_state.av, block + sizeof(rec), 1,
+                                     &symh_tl_ofi_state.addr[pe], 0, NULL);
         if (ret != 1) {
             symh_error("ofi: fi_av_insert of PE %d failed: %s", pe,
                        symh_tl_ofi_lib.strerror(ret < 0 ? -ret : FI_EOTHER));
             status = SYMH_ERR_TRANSPORT;
         }
     }
-    free(recs);
-    symh_tl_ofi_state.live[SYMH_TL_NIC_HEAP_SLOT] = status == SYMH_OK;
+    free(all);
 
-    /* Exchange 3: everybody connected? */
-    int32_t st = status;
-    int32_t *sts = malloc((size_t)n * sizeof(*sts));
-    if (sts == NULL) {
-        symh_error("ofi: out of memory for the init exchange");
-        symh_boot->abort(SYMH_ERR_NO_MEMORY);
-        return SYMH_ERR_NO_MEMORY;
-    }
-    ret = symh_boot->allgather(&st, sts, sizeof(st));
-    if (ret == SYMH_OK) {
-        for (int pe = 0; pe < n; ++pe) {
-            if (sts[pe] != SYMH_OK && status == SYMH_OK)
-                status = sts[pe];
-        }
-    } else {
-        status = ret;
-    }
-    free(sts);
+    /* Exchange 2: everybody connected? (Those who failed exchange 1 all stop here too.) */
+    status = symh_boot_agree(status, NULL);
     if (status != SYMH_OK) {
         symh_tl_ofi_teardown();
         return status;
     }
+    symh_tl_ofi_state.live[SYMH_TL_NIC_HEAP_SLOT] = 1;
     symh_tl_ofi_state.up = 1;
     return SYMH_OK;
 }
@@ -756,16 +681,7 @@ static int symh_tl_ofi_map_symm(int slot, void *addr, size_t length, int status)
         symh_error("ofi: map_symm: bad or busy key slot %d", slot);
         status = SYMH_ERR_INVALID_ARG;
     }
-    if (symh_tl_ofi_state.mr == NULL) {
-        /* Not initialised: still take part in the exchange. */
-        symh_tl_ofi_slot_rec_t mine = { .status = status }, *all;
-        all = malloc((size_t)symh_boot_info.n_pes * sizeof(*all));
-        if (all != NULL) {
-            (void)symh_boot->allgather(&mine, all, sizeof(mine));
-            free(all);
-        }
-        return status;
-    }
+    /* Not initialised or a bad slot: status says so, and this PE only takes part. */
     return symh_tl_ofi_share_slot(slot, addr, length, status);
 }
 

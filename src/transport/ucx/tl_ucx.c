@@ -16,6 +16,7 @@
 #include <ucp/api/ucp.h>
 
 #include "bootstrap/boot.h"
+#include "core/core_fault.h"
 #include "core/core_log.h"
 #include "transport/tl_nic.h"
 
@@ -24,13 +25,6 @@
 #define SYMH_TL_UCX_SPIN 64
 /* How long fini waits for its endpoints to close (see symh_tl_ucx_close_eps). */
 #define SYMH_TL_UCX_CLOSE_TIMEOUT_NS (1000000000ull)
-
-/* What every PE sends first in an exchange of variable-size blobs, and in an agreement. */
-typedef struct {
-    int32_t status;
-    int32_t pad;
-    uint64_t size;
-} symh_tl_ucx_header_t;
 
 static struct {
     ucp_context_h context;
@@ -41,9 +35,8 @@ static struct {
     int n_pes;
     int n_slots;
     int my_pe;
-    symh_tl_ucx_header_t *headers; /* n_pes entries: scratch of the collective steps */
-    long nbi_pending;              /* put_nbi/get_nbi requests whose callback has not come yet */
-    int nbi_status; /* SYMH_ERR_TRANSPORT when a put_nbi/get_nbi failed since the last quiet */
+    long nbi_pending; /* put_nbi/get_nbi requests whose callback has not come yet */
+    int nbi_status;   /* SYMH_ERR_TRANSPORT when a put_nbi/get_nbi failed since the last quiet */
 } symh_ucx;
 
 static uint64_t symh_tl_ucx_now_ns(void)
@@ -87,73 +80,6 @@ static int symh_tl_ucx_wait(ucs_status_ptr_t request, const char *call)
     return SYMH_OK;
 }
 
-/* A collective this PE cannot take part in (no memory for its buffers) would hang the others:
- * end the job instead. */
-static void symh_tl_ucx_cannot_take_part(const char *what)
-{
-    symh_error("UCX setup: out of memory for %s; ending the job (the other PEs would wait)", what);
-    symh_boot->abort(SYMH_ERR_NO_MEMORY);
-}
-
-/* Collective: every PE's header into symh_ucx.headers (allocated once, at init). */
-static int symh_tl_ucx_headers(int status, size_t size)
-{
-    symh_tl_ucx_header_t header = { .status = status, .pad = 0, .size = size };
-    int rc = symh_boot->allgather(&header, symh_ucx.headers, sizeof(header));
-    if (rc != SYMH_OK) {
-        symh_error("UCX setup: allgather of the status failed");
-        return rc;
-    }
-    for (int pe = 0; pe < symh_ucx.n_pes; pe++) {
-        if (symh_ucx.headers[pe].status != SYMH_OK) {
-            if (pe != symh_ucx.my_pe)
-                symh_debug("UCX setup: PE %d failed (%d)", pe, (int)symh_ucx.headers[pe].status);
-            return symh_ucx.headers[pe].status;
-        }
-    }
-    return SYMH_OK;
-}
-
-/* Collective: every PE's `size` bytes at `mine` into *all (n_pes blocks of *stride bytes, the
- * caller frees it). `status` not SYMH_OK: this PE only takes part. Returns the first failure of
- * any PE (every PE returns the same), SYMH_OK when all gave their blob. */
-static int symh_tl_ucx_exchange(const void *mine, size_t size, int status, char **all,
-                                size_t *stride)
-{
-    *all = NULL;
-    *stride = 0;
-    int rc = symh_tl_ucx_headers(status, status == SYMH_OK ? size : 0);
-    if (rc != SYMH_OK)
-        return rc;
-    size_t max = 1;
-    for (int pe = 0; pe < symh_ucx.n_pes; pe++) {
-        if (symh_ucx.headers[pe].size > max)
-            max = (size_t)symh_ucx.headers[pe].size;
-    }
-    char *in = calloc(1, max);
-    char *out = malloc(max * (size_t)symh_ucx.n_pes);
-    if (in == NULL || out == NULL)
-        symh_tl_ucx_cannot_take_part("the key exchange");
-    if (size > 0)
-        memcpy(in, mine, size);
-    rc = symh_boot->allgather(in, out, max);
-    free(in);
-    if (rc != SYMH_OK) {
-        symh_error("UCX setup: allgather of the keys failed");
-        free(out);
-        return rc;
-    }
-    *all = out;
-    *stride = max;
-    return SYMH_OK;
-}
-
-/* Collective: the first failure of any PE (SYMH_OK when none), the same on every PE. */
-static int symh_tl_ucx_agree(int status)
-{
-    return symh_tl_ucx_headers(status, 0);
-}
-
 /* ucp_mem_map of [addr, addr + length) and its packed key. */
 static int symh_tl_ucx_map(void *addr, size_t length, ucp_mem_h *memh, void **packed,
                            size_t *packed_size)
@@ -185,9 +111,10 @@ static int symh_tl_ucx_map_slot(int slot, void *addr, size_t length, int status)
     size_t packed_size = 0;
     if (status == SYMH_OK)
         status = symh_tl_ucx_map(addr, length, &symh_ucx.memhs[slot], &packed, &packed_size);
-    char *all = NULL;
+    void *all = NULL;
     size_t stride = 0;
-    int rc = symh_tl_ucx_exchange(packed, packed_size, status, &all, &stride);
+    int rc =
+        symh_boot_exchange(status, packed, packed_size, "ucx: the key exchange", &all, &stride);
     if (packed != NULL)
         ucp_rkey_buffer_release(packed);
     if (rc == SYMH_OK) {
@@ -195,7 +122,7 @@ static int symh_tl_ucx_map_slot(int slot, void *addr, size_t length, int status)
             if (symh_ucx.eps[pe] == NULL)
                 continue;
             ucs_status_t st =
-                ucp_ep_rkey_unpack(symh_ucx.eps[pe], all + (size_t)pe * stride,
+                ucp_ep_rkey_unpack(symh_ucx.eps[pe], (char *)all + (size_t)pe * stride,
                                    &symh_ucx.rkeys[(size_t)slot * symh_ucx.n_pes + pe]);
             if (st != UCS_OK) {
                 symh_ucx.rkeys[(size_t)slot * symh_ucx.n_pes + pe] = NULL;
@@ -204,7 +131,7 @@ static int symh_tl_ucx_map_slot(int slot, void *addr, size_t length, int status)
         }
     }
     free(all);
-    return symh_tl_ucx_agree(rc);
+    return symh_boot_agree(rc, NULL);
 }
 
 static void symh_tl_ucx_unmap_symm(int slot)
@@ -299,8 +226,6 @@ static void symh_tl_ucx_fini(void)
     free(symh_ucx.eps);
     free(symh_ucx.rkeys);
     free(symh_ucx.memhs);
-    free(symh_ucx.headers);
-    symh_ucx.headers = NULL;
     symh_ucx.eps = NULL;
     symh_ucx.rkeys = NULL;
     symh_ucx.memhs = NULL;
@@ -392,9 +317,8 @@ static int symh_tl_ucx_init(void *base, size_t length, int thread_multiple)
     symh_ucx.n_slots = symh_tl_nic_n_slots;
     symh_ucx.nbi_status = SYMH_OK;
     symh_ucx.nbi_pending = 0;
-    symh_ucx.headers = calloc((size_t)symh_ucx.n_pes, sizeof(*symh_ucx.headers));
-    if (symh_ucx.headers == NULL)
-        symh_tl_ucx_cannot_take_part("the status exchange");
+    /* A PE that fails a step below still takes part in every exchange after it (carrying the
+     * failure), so all PEs leave init together. */
     int status = SYMH_OK;
     if (symh_ucx.n_slots < 1) {
         symh_error("UCX: no key slots (symh_tl_nic_n_slots = %d)", symh_ucx.n_slots);
@@ -402,7 +326,8 @@ static int symh_tl_ucx_init(void *base, size_t length, int thread_multiple)
         symh_ucx.n_slots = 0;
     }
     if (status == SYMH_OK) {
-        symh_ucx.eps = calloc((size_t)symh_ucx.n_pes, sizeof(*symh_ucx.eps));
+        symh_ucx.eps =
+            symh_fault_calloc((size_t)symh_ucx.n_pes, sizeof(*symh_ucx.eps), "ucx: tables");
         symh_ucx.rkeys =
             calloc((size_t)symh_ucx.n_slots * (size_t)symh_ucx.n_pes, sizeof(*symh_ucx.rkeys));
         symh_ucx.memhs = calloc((size_t)symh_ucx.n_slots, sizeof(*symh_ucx.memhs));
@@ -416,14 +341,23 @@ static int symh_tl_ucx_init(void *base, size_t length, int thread_multiple)
     size_t address_size = 0;
     if (status == SYMH_OK)
         status = symh_tl_ucx_open(thread_multiple, &address, &address_size);
+    if (status == SYMH_OK && symh_fault_hit("ucx: open")) {
+        symh_error("UCX: opening the worker failed (fault injection)");
+        status = SYMH_ERR_TRANSPORT;
+    }
 
-    char *addresses = NULL;
+    void *addresses = NULL;
     size_t stride = 0;
-    status = symh_tl_ucx_exchange(address, address_size, status, &addresses, &stride);
+    status = symh_boot_exchange(status, address, address_size, "ucx: the address exchange",
+                                &addresses, &stride);
     if (address != NULL)
         ucp_worker_release_address(symh_ucx.worker, address);
     if (status == SYMH_OK)
         status = symh_tl_ucx_connect(addresses, stride);
+    if (status == SYMH_OK && symh_fault_hit("ucx: connect")) {
+        symh_error("UCX: connecting failed (fault injection)");
+        status = SYMH_ERR_TRANSPORT;
+    }
     free(addresses);
 
     /* The slot exchange carries this status (a PE that failed only takes part) and agrees. */
@@ -439,10 +373,7 @@ static int symh_tl_ucx_init(void *base, size_t length, int thread_multiple)
 
 static int symh_tl_ucx_map_symm(int slot, void *addr, size_t length, int status)
 {
-    if (symh_ucx.headers == NULL) {
-        symh_error("UCX: map_symm before init");
-        return SYMH_ERR_INVALID_ARG;
-    }
+    /* An invalid call still takes part in the exchange (as a failed PE). */
     if (status == SYMH_OK && (symh_ucx.context == NULL || slot < 1 || slot >= symh_ucx.n_slots)) {
         symh_error("UCX: map_symm of invalid slot %d (%d slots)", slot, symh_ucx.n_slots);
         status = SYMH_ERR_INVALID_ARG;
