@@ -37,8 +37,8 @@ usage() {
     cat <<EOF
 usage: ./dev.sh demo | test | --help
 
-  demo    install missing Debian packages, configure and build ($BUILD_DIR/), then run
-          mpirun -np $DEMO_NP $BUILD_DIR/examples/symh_hello
+  demo    install missing Debian packages, configure $BUILD_DIR/, build the library and the
+          demo there, then run mpirun -np $DEMO_NP $BUILD_DIR/examples/symh_hello
   test    the same set-up, then the format check, the test suite (ctest in $BUILD_DIR/), and
           the sanitizer builds (clang; address+undefined with the fuzz targets in
           $ASAN_BUILD_DIR/, thread in $TSAN_BUILD_DIR/) and the Debug build with the expensive
@@ -237,10 +237,13 @@ print_summary() {
     printf '%d passed, %d failed\n' "$TESTS_PASSED" "$TESTS_FAILED"
 }
 
+# The demo needs the library and symh_hello only (examples/CMakeLists.txt), not the test targets:
+# `./dev.sh test` builds everything.
 cmd_demo() {
     install_packages
     configure_main || die "configuring $BUILD_DIR/ failed"
-    build "$BUILD_DIR" || die "building $BUILD_DIR/ failed"
+    log "building $BUILD_DIR/ (the library and symh_hello)"
+    cmake --build "$BUILD_DIR" --target symh_hello || die "building $BUILD_DIR/ failed"
     setup_mpi_env
     log "mpirun -np $DEMO_NP $BUILD_DIR/examples/symh_hello"
     mpirun --oversubscribe -np "$DEMO_NP" "$BUILD_DIR/examples/symh_hello"

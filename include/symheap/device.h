@@ -30,11 +30,12 @@ SYMH_API int symh_device_count(void);
 SYMH_API int symh_device_get(void);
 
 /* Makes `device` (0 .. symh_device_count() - 1) this thread's current device.
- * SYMH_ERR_INVALID_ARG for any other value, the current device unchanged. */
+ * SYMH_ERR_NO_DEVICE for any other value (SYMH_DEVICE_CURRENT and SYMH_DEVICE_ANY included), the
+ * current device unchanged. */
 SYMH_API int symh_device_set(int device);
 
 /* The kind of `device` (an id, or SYMH_DEVICE_CURRENT). The enum has no error value: on failure
- * (bad id: SYMH_ERR_INVALID_ARG; outside init/finalize: SYMH_ERR_NOT_INITIALIZED) it logs,
+ * (bad id: SYMH_ERR_NO_DEVICE; outside init/finalize: SYMH_ERR_NOT_INITIALIZED) it logs,
  * sets symh_last_error() and returns SYMH_DEVICE_KIND_HOST. */
 SYMH_API symh_device_kind_t symh_device_kind(int device);
 

@@ -75,7 +75,7 @@ SYMH_API int symh_mr_statistics_get(const symh_mr_t *mr, symh_mr_stats_t *stats)
 /* The per-device table (needs symh_init): one resource per device, initially a device resource
  * the runtime creates at symh_init and destroys at symh_finalize. Thread-safe. set returns the
  * previous resource; set(NULL) and reset go back to the initial resource and return the previous
- * one. A bad device id: NULL and SYMH_ERR_INVALID_ARG. The caller keeps a resource it sets
+ * one. A bad device id: NULL and SYMH_ERR_NO_DEVICE. The caller keeps a resource it sets
  * alive while it is set or in use. */
 SYMH_API symh_mr_t *symh_mr_get_per_device(int device);
 SYMH_API symh_mr_t *symh_mr_set_per_device(int device, symh_mr_t *mr);

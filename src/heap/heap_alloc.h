@@ -1,7 +1,9 @@
 /* heap: the symmetric heap allocator. It hands out offsets in [0, size) and keeps all of its
- * bookkeeping outside the heap memory (which may be device memory the CPU cannot touch). Fed the
- * same sequence of calls, two allocators return the same offsets: that is what makes the heap
- * symmetric across PEs. Not thread-safe: the caller serializes. */
+ * bookkeeping outside the heap memory, which it never touches: the heap is host memory
+ * (heap_window.c), but a heap in device memory the CPU cannot touch would need no change here
+ * (DESIGN.md "The heap allocator"). Fed the same sequence of calls, two allocators return the
+ * same offsets: that is what makes the heap symmetric across PEs. Not thread-safe: the caller
+ * serializes. */
 #ifndef SYMH_HEAP_ALLOC_H
 #define SYMH_HEAP_ALLOC_H
 
@@ -49,9 +51,11 @@ int symh_heap_alloc_resize(symh_heap_alloc_t *alloc, size_t offset, size_t new_s
 void symh_heap_alloc_stats(const symh_heap_alloc_t *alloc, symh_heap_alloc_stats_t *stats);
 
 /* Walks every block and checks the invariants (blocks tile [0, size) without overlap, no two
- * adjacent free blocks, every index agrees with the blocks, stats agree). O(n): for tests, fuzzing
- * and symh_assert_expensive. SYMH_OK or SYMH_ERR_SYSTEM with one error log line saying what broke.
- */
+ * adjacent free blocks, every index agrees with the blocks, the used bytes and live blocks agree
+ * with the stats, every record is a block or spare). O(n): for the unit tests, fuzz_heap_alloc,
+ * and symh_assert_expensive (core/core_log.h) after create, alloc, free and resize in builds with
+ * SYMH_EXPENSIVE_CHECKS. SYMH_OK; SYMH_ERR_INVALID_ARG for a NULL alloc; SYMH_ERR_SYSTEM with one
+ * error log line saying what broke. */
 int symh_heap_alloc_check(const symh_heap_alloc_t *alloc);
 
 #endif /* SYMH_HEAP_ALLOC_H */

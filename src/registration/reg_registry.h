@@ -1,5 +1,5 @@
-/* registration: the one allocation registry of the process (heap, registered buffers, later
- * symmetric aliases, VMM mappings and device allocations), alive between init and finalize. */
+/* registration: the one allocation registry of the process (heap, registered buffers, symmetric
+ * aliases, VMM mappings and device allocations), alive between init and finalize. */
 #ifndef SYMH_REG_REGISTRY_H
 #define SYMH_REG_REGISTRY_H
 
