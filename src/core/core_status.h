@@ -9,17 +9,22 @@
  * ends a public call. */
 int symh_status_set(int status);
 
-/* Ends a public call that must not run before init or after finalize: logs one line naming the
- * function, sets SYMH_ERR_NOT_INITIALIZED and returns `retval`. */
-#define SYMH_CHECK_INIT(is_up, retval)                                                        \
-    do {                                                                                      \
-        if (!(is_up)) {                                                                       \
-            symh_error("%s: symheap is not initialized (call symh_init first; it is also an " \
-                       "error after symh_finalize)",                                          \
-                       __func__);                                                             \
-            symh_status_set(SYMH_ERR_NOT_INITIALIZED);                                        \
-            return retval;                                                                    \
-        }                                                                                     \
+/* The one line of a call made before init or after finalize, naming `func` (a macro, so that the
+ * line's prefix names the file and line that found it). */
+#define SYMH_LOG_NOT_INITIALIZED(func)                                                      \
+    symh_error("%s: symheap is not initialized (call symh_init first; it is also an error " \
+               "after symh_finalize)",                                                      \
+               (func))
+
+/* Ends a public call that must not run before init or after finalize: logs that line, sets
+ * SYMH_ERR_NOT_INITIALIZED and returns `retval`. */
+#define SYMH_CHECK_INIT(is_up, retval)                 \
+    do {                                               \
+        if (!(is_up)) {                                \
+            SYMH_LOG_NOT_INITIALIZED(__func__);        \
+            symh_status_set(SYMH_ERR_NOT_INITIALIZED); \
+            return retval;                             \
+        }                                              \
     } while (0)
 
 #endif /* SYMH_CORE_STATUS_H */

@@ -184,6 +184,29 @@ int symh_dev_devices_current(void)
     return symh_dev_devices_tls.device;
 }
 
+int symh_dev_devices_resolve(const char *func, int device, unsigned accept, int *resolved)
+{
+    int n = symh_dev_devices_count();
+
+    if (device >= 0 && device < n) {
+        *resolved = device;
+        return SYMH_OK;
+    }
+    if (device == SYMH_DEVICE_CURRENT && (accept & SYMH_DEV_DEVICES_CURRENT_OK)) {
+        *resolved = symh_dev_devices_current();
+        return SYMH_OK;
+    }
+    if (device == SYMH_DEVICE_ANY && (accept & SYMH_DEV_DEVICES_ANY_OK)) {
+        *resolved = SYMH_DEVICE_ANY;
+        return SYMH_OK;
+    }
+    symh_error("%s: no device %d (%d is not a device id of the %s backend: 0 to %d%s%s)", func,
+               device, device, symh_dev->name, n - 1,
+               (accept & SYMH_DEV_DEVICES_CURRENT_OK) ? ", or SYMH_DEVICE_CURRENT" : "",
+               (accept & SYMH_DEV_DEVICES_ANY_OK) ? ", or SYMH_DEVICE_ANY" : "");
+    return SYMH_ERR_NO_DEVICE;
+}
+
 int symh_device_count(void)
 {
     int n = symh_dev_devices_count();
@@ -202,13 +225,12 @@ int symh_device_get(void)
 
 int symh_device_set(int device)
 {
-    int n = symh_dev_devices_count();
+    int status;
 
-    SYMH_CHECK_INIT(n > 0, SYMH_ERR_NOT_INITIALIZED);
-    if (device < 0 || device >= n) {
-        symh_error("symh_device_set: device %d is not a device id (0 to %d)", device, n - 1);
-        return symh_status_set(SYMH_ERR_NO_DEVICE);
-    }
+    SYMH_CHECK_INIT(symh_dev_devices_count() > 0, SYMH_ERR_NOT_INITIALIZED);
+    status = symh_dev_devices_resolve(__func__, device, 0, &device);
+    if (status != SYMH_OK)
+        return symh_status_set(status);
     symh_dev_devices_tls.generation = atomic_load(&symh_dev_devices_generation);
     symh_dev_devices_tls.device = device;
     return symh_status_set(SYMH_OK);
@@ -216,18 +238,12 @@ int symh_device_set(int device)
 
 symh_device_kind_t symh_device_kind(int device)
 {
-    int n = symh_dev_devices_count();
+    int status;
 
-    SYMH_CHECK_INIT(n > 0, SYMH_DEVICE_KIND_HOST);
-    if (device == SYMH_DEVICE_CURRENT)
-        device = symh_dev_devices_current();
-    if (device < 0 || device >= n) {
-        symh_error("symh_device_kind: device %d is not a device id (0 to %d) or "
-                   "SYMH_DEVICE_CURRENT",
-                   device, n - 1);
-        symh_status_set(SYMH_ERR_NO_DEVICE);
+    SYMH_CHECK_INIT(symh_dev_devices_count() > 0, SYMH_DEVICE_KIND_HOST);
+    status = symh_dev_devices_resolve(__func__, device, SYMH_DEV_DEVICES_CURRENT_OK, &device);
+    symh_status_set(status);
+    if (status != SYMH_OK)
         return SYMH_DEVICE_KIND_HOST;
-    }
-    symh_status_set(SYMH_OK);
     return symh_dev_devices_kind; /* every device of a PE is on the one backend */
 }

@@ -24,4 +24,14 @@ int symh_dev_devices_count(void);
 /* This thread's current device (0 until it sets one); only meaningful while initialized. */
 int symh_dev_devices_current(void);
 
+/* What a device argument may be besides a device id (0 .. count - 1), for
+ * symh_dev_devices_resolve. */
+#define SYMH_DEV_DEVICES_CURRENT_OK 1u /* SYMH_DEVICE_CURRENT: this thread's current device */
+#define SYMH_DEV_DEVICES_ANY_OK     2u /* SYMH_DEVICE_ANY: passed on as itself */
+
+/* The one check of a device argument of the public call `func` (while initialized): writes the
+ * device it names into *resolved, or logs one line naming `func`, the value and what it may be and
+ * returns SYMH_ERR_NO_DEVICE (the caller records it as the last error). */
+int symh_dev_devices_resolve(const char *func, int device, unsigned accept, int *resolved);
+
 #endif /* SYMH_DEV_DEVICES_H */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/core_status.h"
+#include "core/core_util.h"
 
 /* An adaptor's creation: the upstream check and the allocation of its struct, zeroed. */
 static void *symh_dev_mr_adaptor_new(const char *func, size_t size, const symh_mr_ops_t *ops,
@@ -45,7 +46,7 @@ typedef struct {
 
 static int symh_dev_mr_stats_allocate(symh_mr_t *mr, size_t bytes, size_t alignment, void **ptr)
 {
-    symh_dev_mr_stats_t *s = (symh_dev_mr_stats_t *)mr;
+    symh_dev_mr_stats_t *s = symh_container_of(mr, symh_dev_mr_stats_t, super);
     int status = symh_dev_mr_allocate(mr->upstream, bytes, alignment, ptr);
 
     if (status != SYMH_OK)
@@ -65,7 +66,7 @@ static int symh_dev_mr_stats_allocate(symh_mr_t *mr, size_t bytes, size_t alignm
 
 static int symh_dev_mr_stats_deallocate(symh_mr_t *mr, void *ptr, size_t bytes, size_t alignment)
 {
-    symh_dev_mr_stats_t *s = (symh_dev_mr_stats_t *)mr;
+    symh_dev_mr_stats_t *s = symh_container_of(mr, symh_dev_mr_stats_t, super);
     int status = symh_dev_mr_deallocate(mr->upstream, ptr, bytes, alignment);
 
     if (status != SYMH_OK)
@@ -80,7 +81,7 @@ static int symh_dev_mr_stats_deallocate(symh_mr_t *mr, void *ptr, size_t bytes, 
 
 static void symh_dev_mr_stats_destroy(symh_mr_t *mr)
 {
-    symh_dev_mr_stats_t *s = (symh_dev_mr_stats_t *)mr;
+    symh_dev_mr_stats_t *s = symh_container_of(mr, symh_dev_mr_stats_t, super);
 
     pthread_mutex_destroy(&s->lock);
     free(s);
@@ -119,7 +120,7 @@ int symh_mr_statistics_get(const symh_mr_t *mr, symh_mr_stats_t *stats)
                    mr->ops->name);
         return symh_status_set(SYMH_ERR_INVALID_ARG);
     }
-    s = (symh_dev_mr_stats_t *)mr;
+    s = symh_container_of(mr, symh_dev_mr_stats_t, super);
     pthread_mutex_lock(&s->lock);
     *stats = s->stats;
     pthread_mutex_unlock(&s->lock);
@@ -136,7 +137,7 @@ typedef struct {
 
 static int symh_dev_mr_limit_allocate(symh_mr_t *mr, size_t bytes, size_t alignment, void **ptr)
 {
-    symh_dev_mr_limit_t *l = (symh_dev_mr_limit_t *)mr;
+    symh_dev_mr_limit_t *l = symh_container_of(mr, symh_dev_mr_limit_t, super);
     size_t used;
     int status;
 
@@ -163,7 +164,7 @@ static int symh_dev_mr_limit_allocate(symh_mr_t *mr, size_t bytes, size_t alignm
 
 static int symh_dev_mr_limit_deallocate(symh_mr_t *mr, void *ptr, size_t bytes, size_t alignment)
 {
-    symh_dev_mr_limit_t *l = (symh_dev_mr_limit_t *)mr;
+    symh_dev_mr_limit_t *l = symh_container_of(mr, symh_dev_mr_limit_t, super);
     int status = symh_dev_mr_deallocate(mr->upstream, ptr, bytes, alignment);
 
     if (status == SYMH_OK) {
@@ -176,7 +177,7 @@ static int symh_dev_mr_limit_deallocate(symh_mr_t *mr, void *ptr, size_t bytes, 
 
 static void symh_dev_mr_limit_destroy(symh_mr_t *mr)
 {
-    symh_dev_mr_limit_t *l = (symh_dev_mr_limit_t *)mr;
+    symh_dev_mr_limit_t *l = symh_container_of(mr, symh_dev_mr_limit_t, super);
 
     pthread_mutex_destroy(&l->lock);
     free(l);
@@ -242,7 +243,7 @@ static void symh_dev_mr_log_line(symh_dev_mr_log_t *lg, const char *action, cons
 
 static int symh_dev_mr_log_allocate(symh_mr_t *mr, size_t bytes, size_t alignment, void **ptr)
 {
-    symh_dev_mr_log_t *lg = (symh_dev_mr_log_t *)mr;
+    symh_dev_mr_log_t *lg = symh_container_of(mr, symh_dev_mr_log_t, super);
     int status = symh_dev_mr_allocate(mr->upstream, bytes, alignment, ptr);
 
     symh_dev_mr_log_line(lg, status == SYMH_OK ? "allocate" : "allocate failure",
@@ -254,13 +255,13 @@ static int symh_dev_mr_log_allocate(symh_mr_t *mr, size_t bytes, size_t alignmen
  * thread can come before it in the file. */
 static int symh_dev_mr_log_deallocate(symh_mr_t *mr, void *ptr, size_t bytes, size_t alignment)
 {
-    symh_dev_mr_log_line((symh_dev_mr_log_t *)mr, "free", ptr, bytes);
+    symh_dev_mr_log_line(symh_container_of(mr, symh_dev_mr_log_t, super), "free", ptr, bytes);
     return symh_dev_mr_deallocate(mr->upstream, ptr, bytes, alignment);
 }
 
 static void symh_dev_mr_log_destroy(symh_mr_t *mr)
 {
-    symh_dev_mr_log_t *lg = (symh_dev_mr_log_t *)mr;
+    symh_dev_mr_log_t *lg = symh_container_of(mr, symh_dev_mr_log_t, super);
 
     if (lg->file != NULL)
         fclose(lg->file);
@@ -324,7 +325,7 @@ static size_t symh_dev_mr_aligned_of(const symh_dev_mr_aligned_t *a, size_t byte
 
 static int symh_dev_mr_aligned_allocate(symh_mr_t *mr, size_t bytes, size_t alignment, void **ptr)
 {
-    const symh_dev_mr_aligned_t *a = (const symh_dev_mr_aligned_t *)mr;
+    const symh_dev_mr_aligned_t *a = symh_container_of(mr, symh_dev_mr_aligned_t, super);
 
     return symh_dev_mr_allocate(mr->upstream, bytes, symh_dev_mr_aligned_of(a, bytes, alignment),
                                 ptr);
@@ -332,7 +333,7 @@ static int symh_dev_mr_aligned_allocate(symh_mr_t *mr, size_t bytes, size_t alig
 
 static int symh_dev_mr_aligned_deallocate(symh_mr_t *mr, void *ptr, size_t bytes, size_t alignment)
 {
-    const symh_dev_mr_aligned_t *a = (const symh_dev_mr_aligned_t *)mr;
+    const symh_dev_mr_aligned_t *a = symh_container_of(mr, symh_dev_mr_aligned_t, super);
 
     return symh_dev_mr_deallocate(mr->upstream, ptr, bytes,
                                   symh_dev_mr_aligned_of(a, bytes, alignment));

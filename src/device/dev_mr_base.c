@@ -13,6 +13,7 @@
 #include <symheap/device.h>
 
 #include "core/core_status.h"
+#include "core/core_util.h"
 #include "device/dev.h"
 #include "device/dev_devices.h"
 
@@ -157,14 +158,18 @@ typedef struct {
 
 static int symh_dev_mr_device_allocate(symh_mr_t *mr, size_t bytes, size_t alignment, void **ptr)
 {
-    return ((symh_dev_mr_device_t *)mr)->backend->alloc(mr->device, bytes, alignment, ptr);
+    const symh_dev_mr_device_t *d = symh_container_of(mr, symh_dev_mr_device_t, super);
+
+    return d->backend->alloc(mr->device, bytes, alignment, ptr);
 }
 
 static int symh_dev_mr_device_deallocate(symh_mr_t *mr, void *ptr, size_t bytes, size_t alignment)
 {
+    const symh_dev_mr_device_t *d = symh_container_of(mr, symh_dev_mr_device_t, super);
+
     (void)bytes;
     (void)alignment;
-    return ((symh_dev_mr_device_t *)mr)->backend->free(mr->device, ptr);
+    return d->backend->free(mr->device, ptr);
 }
 
 static const symh_mr_ops_t symh_dev_mr_device_ops = {
@@ -254,17 +259,13 @@ symh_mr_t *symh_dev_mr_device_new(int device)
 
 symh_mr_t *symh_mr_device_create(int device)
 {
-    int n = symh_dev_devices_count();
     symh_mr_t *mr;
+    int status;
 
-    SYMH_CHECK_INIT(n > 0, NULL);
-    if (device == SYMH_DEVICE_CURRENT)
-        device = symh_dev_devices_current();
-    if (device < 0 || device >= n) {
-        symh_error("symh_mr_device_create: device %d is not a device id (0 to %d) or "
-                   "SYMH_DEVICE_CURRENT",
-                   device, n - 1);
-        symh_status_set(SYMH_ERR_NO_DEVICE);
+    SYMH_CHECK_INIT(symh_dev_devices_count() > 0, NULL);
+    status = symh_dev_devices_resolve(__func__, device, SYMH_DEV_DEVICES_CURRENT_OK, &device);
+    if (status != SYMH_OK) {
+        symh_status_set(status);
         return NULL;
     }
     mr = symh_dev_mr_device_new(device);

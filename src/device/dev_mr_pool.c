@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "core/core_status.h"
+#include "core/core_util.h"
 
 /* Block sizes are rounded up to this, so block starts keep the default alignment. */
 #define SYMH_DEV_MR_POOL_GRAIN ((size_t)SYMH_MR_DEFAULT_ALIGNMENT)
@@ -177,7 +178,7 @@ static size_t symh_dev_mr_pool_grow_size(const symh_dev_mr_pool_t *pool, size_t 
 
 static int symh_dev_mr_pool_allocate(symh_mr_t *mr, size_t bytes, size_t alignment, void **ptr)
 {
-    symh_dev_mr_pool_t *pool = (symh_dev_mr_pool_t *)mr;
+    symh_dev_mr_pool_t *pool = symh_container_of(mr, symh_dev_mr_pool_t, super);
     size_t size, grow;
     int status, found;
 
@@ -216,7 +217,7 @@ out:
 
 static int symh_dev_mr_pool_deallocate(symh_mr_t *mr, void *ptr, size_t bytes, size_t alignment)
 {
-    symh_dev_mr_pool_t *pool = (symh_dev_mr_pool_t *)mr;
+    symh_dev_mr_pool_t *pool = symh_container_of(mr, symh_dev_mr_pool_t, super);
     symh_dev_mr_pool_block_t *b;
     int status = SYMH_OK;
 
@@ -252,7 +253,7 @@ out:
 
 static void symh_dev_mr_pool_destroy(symh_mr_t *mr)
 {
-    symh_dev_mr_pool_t *pool = (symh_dev_mr_pool_t *)mr;
+    symh_dev_mr_pool_t *pool = symh_container_of(mr, symh_dev_mr_pool_t, super);
     symh_dev_mr_pool_block_t *b, *next;
     size_t i, live = 0;
 

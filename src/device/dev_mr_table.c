@@ -77,76 +77,67 @@ symh_mr_t *symh_dev_mr_table_slot(int device)
     return atomic_load_explicit(&symh_dev_mr_table.slots[device], memory_order_acquire);
 }
 
-/* The checks of every table call; logs one line. */
-static int symh_dev_mr_table_check(const char *func, int device)
+/* The slot a table call names (a device id; SYMH_DEVICE_CURRENT where `accept` says so), or -1
+ * after logging one line and recording the last error. */
+static int symh_dev_mr_table_slot_of(const char *func, int device, unsigned accept)
 {
-    int n = symh_dev_devices_count();
+    int status;
 
-    if (n == 0) {
-        symh_error("%s: symheap is not initialized (call symh_init first; it is also an error "
-                   "after symh_finalize)",
-                   func);
-        return SYMH_ERR_NOT_INITIALIZED;
+    if (symh_dev_devices_count() == 0) {
+        SYMH_LOG_NOT_INITIALIZED(func);
+        status = SYMH_ERR_NOT_INITIALIZED;
+    } else {
+        status = symh_dev_devices_resolve(func, device, accept, &device);
     }
-    if (device < 0 || device >= n) {
-        symh_error("%s: device %d is not a device id (0 to %d)", func, device, n - 1);
-        return SYMH_ERR_NO_DEVICE;
-    }
-    return SYMH_OK;
+    symh_status_set(status);
+    return status == SYMH_OK ? device : -1;
 }
 
-static symh_mr_t *symh_dev_mr_table_get(const char *func, int device)
+static symh_mr_t *symh_dev_mr_table_get(const char *func, int device, unsigned accept)
 {
-    int status = symh_dev_mr_table_check(func, device);
+    int slot = symh_dev_mr_table_slot_of(func, device, accept);
 
-    symh_status_set(status);
-    return status == SYMH_OK ? atomic_load(&symh_dev_mr_table.slots[device]) : NULL;
+    return slot >= 0 ? atomic_load(&symh_dev_mr_table.slots[slot]) : NULL;
 }
 
-static symh_mr_t *symh_dev_mr_table_set(const char *func, int device, symh_mr_t *mr)
+static symh_mr_t *symh_dev_mr_table_set(const char *func, int device, unsigned accept,
+                                        symh_mr_t *mr)
 {
-    int status = symh_dev_mr_table_check(func, device);
+    int slot = symh_dev_mr_table_slot_of(func, device, accept);
 
-    symh_status_set(status);
-    if (status != SYMH_OK)
+    if (slot < 0)
         return NULL;
     if (mr == NULL)
-        mr = symh_dev_mr_table.initial[device];
-    return atomic_exchange(&symh_dev_mr_table.slots[device], mr);
-}
-
-/* The current device outside init reads as 0; the table check reports the real problem. */
-static int symh_dev_mr_table_current(void)
-{
-    return symh_dev_devices_count() > 0 ? symh_dev_devices_current() : 0;
+        mr = symh_dev_mr_table.initial[slot];
+    return atomic_exchange(&symh_dev_mr_table.slots[slot], mr);
 }
 
 symh_mr_t *symh_mr_get_per_device(int device)
 {
-    return symh_dev_mr_table_get(__func__, device);
+    return symh_dev_mr_table_get(__func__, device, 0);
 }
 
 symh_mr_t *symh_mr_set_per_device(int device, symh_mr_t *mr)
 {
-    return symh_dev_mr_table_set(__func__, device, mr);
+    return symh_dev_mr_table_set(__func__, device, 0, mr);
 }
 
 symh_mr_t *symh_mr_get_current(void)
 {
-    return symh_dev_mr_table_get(__func__, symh_dev_mr_table_current());
+    return symh_dev_mr_table_get(__func__, SYMH_DEVICE_CURRENT, SYMH_DEV_DEVICES_CURRENT_OK);
 }
 
 symh_mr_t *symh_mr_set_current(symh_mr_t *mr)
 {
-    return symh_dev_mr_table_set(__func__, symh_dev_mr_table_current(), mr);
+    return symh_dev_mr_table_set(__func__, SYMH_DEVICE_CURRENT, SYMH_DEV_DEVICES_CURRENT_OK, mr);
 }
 
 symh_mr_t *symh_mr_reset_per_device(int device)
 {
-    return symh_dev_mr_table_set(__func__, device, NULL);
+    return symh_dev_mr_table_set(__func__, device, 0, NULL);
 }
 
 symh_mr_t *symh_mr_reset_current(void)
 {
-    return symh_dev_mr_table_set(__func__, symh_dev_mr_table_current(), NULL);
+    return symh_dev_mr_table_set(__func__, SYMH_DEVICE_CURRENT, SYMH_DEV_DEVICES_CURRENT_OK, NULL);
 }

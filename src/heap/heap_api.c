@@ -269,9 +269,11 @@ static void *symh_heap_calloc_call(size_t count, size_t size)
     } else {
         symh_heap_local_alloc(&call, count * size, SYMH_HEAP_ALLOC_GRANULE);
         /* Zeroed before the barrier: a put issued right after any PE returns lands on zeroes
-         * that are already there. Through the backend: the heap may be device memory. */
+         * that are already there. Through symh_dev_host, which maps the heap (heap_window.c):
+         * the heap is host memory whatever backend device memory uses (API.md "Memory
+         * placement"). */
         if (call.payload.status == SYMH_OK &&
-            symh_dev->fill(symh_heap_window.heap + call.payload.result, 0, count * size) !=
+            symh_dev_host->fill(symh_heap_window.heap + call.payload.result, 0, count * size) !=
                 SYMH_OK) {
             symh_heap_local_free((size_t)call.payload.result);
             symh_heap_call_fail(&call, SYMH_ERR_COPY_FAILED, SYMH_LOG_ERROR,
@@ -329,10 +331,17 @@ static void *symh_heap_realloc_call(void *ptr, size_t size)
         } else {
             symh_heap_local_alloc(&call, size, SYMH_HEAP_ALLOC_GRANULE);
             if (call.payload.status == SYMH_OK) {
-                how = SYMH_REALLOC_MOVED;
-                /* Copied before the barrier, like calloc's zeroes. */
-                symh_dev->copy(symh_heap_window.heap + call.payload.result, ptr,
-                               bytes < size ? bytes : size);
+                /* Copied before the barrier, like calloc's zeroes; a failed copy gives the new
+                 * block back here and fails the call on every PE, the old block unchanged. */
+                if (symh_dev_host->copy(symh_heap_window.heap + call.payload.result, ptr,
+                                        bytes < size ? bytes : size) == SYMH_OK) {
+                    how = SYMH_REALLOC_MOVED;
+                } else {
+                    symh_heap_local_free((size_t)call.payload.result);
+                    symh_heap_call_fail(&call, SYMH_ERR_COPY_FAILED, SYMH_LOG_ERROR,
+                                        "symh_realloc: copying %zu bytes to the new block failed",
+                                        bytes < size ? bytes : size);
+                }
             }
         }
     }

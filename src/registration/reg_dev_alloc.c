@@ -66,9 +66,7 @@ int symh_dev_alloc_check_copy(const char *func, const void *ptr, size_t nbytes)
     symh_reg_entry_t entry;
 
     if (symh_reg_registry == NULL) {
-        symh_error("%s: symheap is not initialized (call symh_init first; it is also an error "
-                   "after symh_finalize)",
-                   func);
+        SYMH_LOG_NOT_INITIALIZED(func);
         return SYMH_ERR_NOT_INITIALIZED;
     }
     if (nbytes == 0 || symh_dev_alloc_policy() == SYMH_REGISTRY_OFF)
@@ -107,27 +105,10 @@ int symh_dev_alloc_check_copy(const char *func, const void *ptr, size_t nbytes)
     return SYMH_OK;
 }
 
-/* The device an argument names, or -1 (logged) when it names none. */
-static int symh_dev_alloc_resolve(const char *func, int device)
-{
-    int n = symh_dev_devices_count();
-
-    if (device == SYMH_DEVICE_CURRENT)
-        return symh_dev_devices_current();
-    if (device < 0 || device >= n) {
-        symh_error("%s: device %d is not a device id (0 to %d) nor SYMH_DEVICE_CURRENT", func,
-                   device, n - 1);
-        return -1;
-    }
-    return device;
-}
-
 /* Checks the arguments of an allocation; writes the device. */
 static int symh_dev_alloc_check_args(const char *func, void **ptr, size_t nbytes,
                                      const symh_dev_alloc_opts_t *opts, int *device)
 {
-    int dev;
-
     if (ptr == NULL || nbytes == 0) {
         symh_error("%s: %s", func, ptr == NULL ? "ptr is NULL" : "nbytes is 0");
         return SYMH_ERR_INVALID_ARG;
@@ -138,11 +119,8 @@ static int symh_dev_alloc_check_args(const char *func, void **ptr, size_t nbytes
                    opts->init_size);
         return SYMH_ERR_INVALID_ARG;
     }
-    dev = symh_dev_alloc_resolve(func, opts != NULL ? opts->device : SYMH_DEVICE_CURRENT);
-    if (dev < 0)
-        return SYMH_ERR_NO_DEVICE;
-    *device = dev;
-    return SYMH_OK;
+    return symh_dev_devices_resolve(func, opts != NULL ? opts->device : SYMH_DEVICE_CURRENT,
+                                    SYMH_DEV_DEVICES_CURRENT_OK, device);
 }
 
 /* Fills [p, p + nbytes) with copies of the init_size bytes at init_value: one host-to-device
@@ -249,10 +227,11 @@ static int symh_dev_alloc_free_legacy(const char *func, void **ptr, int device)
     symh_mr_t *mr;
     int dev, status;
 
-    dev = device == SYMH_DEVICE_ANY ? symh_dev_devices_current()
-                                    : symh_dev_alloc_resolve(func, device);
-    if (dev < 0)
-        return SYMH_ERR_NO_DEVICE;
+    status =
+        symh_dev_devices_resolve(func, device == SYMH_DEVICE_ANY ? SYMH_DEVICE_CURRENT : device,
+                                 SYMH_DEV_DEVICES_CURRENT_OK, &dev);
+    if (status != SYMH_OK)
+        return status;
     mr = symh_mr_get_per_device(dev);
     if (mr == NULL)
         return SYMH_ERR_NO_DEVICE;
@@ -297,10 +276,11 @@ static int symh_dev_alloc_free_do(const char *func, void **ptr, int device, int 
 
     if (symh_dev_alloc_policy() == SYMH_REGISTRY_OFF)
         return symh_dev_alloc_free_legacy(func, ptr, check_device ? device : SYMH_DEVICE_ANY);
-    if (check_device && device != SYMH_DEVICE_ANY) {
-        dev = symh_dev_alloc_resolve(func, device);
-        if (dev < 0)
-            return SYMH_ERR_NO_DEVICE;
+    if (check_device) {
+        status = symh_dev_devices_resolve(
+            func, device, SYMH_DEV_DEVICES_CURRENT_OK | SYMH_DEV_DEVICES_ANY_OK, &dev);
+        if (status != SYMH_OK)
+            return status;
     } else {
         dev = SYMH_DEVICE_ANY;
     }
@@ -518,19 +498,19 @@ int symh_dev_alloc_report(FILE *out)
 int symh_dev_get_alloc_stats(int device, size_t *allocs, size_t *bytes)
 {
     size_t a = 0, b = 0;
-    int i, n, dev;
+    int i, dev, status;
 
     SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
-    n = symh_dev_devices_count();
-    if (device == SYMH_DEVICE_ANY) {
-        for (i = 0; i < n; ++i) {
+    status = symh_dev_devices_resolve(__func__, device,
+                                      SYMH_DEV_DEVICES_CURRENT_OK | SYMH_DEV_DEVICES_ANY_OK, &dev);
+    if (status != SYMH_OK)
+        return symh_status_set(status);
+    if (dev == SYMH_DEVICE_ANY) {
+        for (i = 0; i < symh_dev_devices_count(); ++i) {
             a += atomic_load_explicit(&symh_dev_alloc_stats[i].allocs, memory_order_relaxed);
             b += atomic_load_explicit(&symh_dev_alloc_stats[i].bytes, memory_order_relaxed);
         }
     } else {
-        dev = symh_dev_alloc_resolve(__func__, device);
-        if (dev < 0)
-            return symh_status_set(SYMH_ERR_NO_DEVICE);
         a = atomic_load_explicit(&symh_dev_alloc_stats[dev].allocs, memory_order_relaxed);
         b = atomic_load_explicit(&symh_dev_alloc_stats[dev].bytes, memory_order_relaxed);
     }

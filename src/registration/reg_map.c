@@ -31,7 +31,6 @@
 #include "registration/reg_map.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -41,6 +40,7 @@
 #include <symheap/status.h>
 
 #include "core/core_log.h"
+#include "core/core_wait.h"
 
 #define SYMH_REG_MAP_NIL         UINT32_MAX
 #define SYMH_REG_MAP_FREE        UINT32_MAX /* `n` of a released node */
@@ -59,7 +59,8 @@
 #define SYMH_REG_MAP_LEAF_FLOOR (SYMH_REG_MAP_LEAF_MIN / 2)
 #define SYMH_REG_MAP_FANOUT     32
 #define SYMH_REG_MAP_FANOUT_MIN (SYMH_REG_MAP_FANOUT / 2)
-/* inner_pos and leaf_rank search in two rounds laid out for these sizes. */
+/* symh_reg_map_inner_pos and symh_reg_map_leaf_rank search in two rounds laid out for these
+ * sizes. */
 _Static_assert(SYMH_REG_MAP_FANOUT == 32 && SYMH_REG_MAP_LEAF_MAX == 16,
                "the two-round node search assumes 31 keys per inner node and 16 per leaf");
 /* Inner nodes but the root are at least half full, leaves a quarter: 2^31 records need far fewer
@@ -121,13 +122,10 @@ typedef struct {
     uint32_t pos;
 } symh_reg_step_t;
 
-/* The O(n) invariant walk for tests (tests/shim/shim_reg.h); not part of reg_map.h's interface.
- * Returns SYMH_OK or SYMH_ERR_SYSTEM after logging what is wrong. */
-
-#define INNER(m, i)  (&((symh_reg_inner_t *)(m)->inners.mem)[i])
-#define LEAF(m, i)   (&((symh_reg_leaf_t *)(m)->leaves.mem)[i])
-#define RECORD(m, i) (&((symh_reg_record_t *)(m)->records.mem)[i])
-#define ENTRY(m, i)  (&RECORD(m, i)->entry)
+#define SYMH_REG_MAP_INNER(m, i)  (&((symh_reg_inner_t *)(m)->inners.mem)[i])
+#define SYMH_REG_MAP_LEAF(m, i)   (&((symh_reg_leaf_t *)(m)->leaves.mem)[i])
+#define SYMH_REG_MAP_RECORD(m, i) (&((symh_reg_record_t *)(m)->records.mem)[i])
+#define SYMH_REG_MAP_ENTRY(m, i)  (&SYMH_REG_MAP_RECORD(m, i)->entry)
 
 /* ---- the lock -------------------------------------------------------------------------------- */
 
@@ -135,28 +133,20 @@ typedef struct {
  * waits (new readers hold back), the rest counts readers. The write unlock is a plain release
  * store, the uncontended write lock one CAS: about half what glibc's rwlock costs per
  * insert/remove, which the device allocator pays twice per allocation (docs/registry.md). Waits
- * spin briefly, then yield the core (PEs may outnumber cores). */
+ * follow symheap's one wait policy (core_wait.h): spin briefly, then yield the core (PEs may
+ * outnumber cores). A holder is a thread of this process inside a short critical section, never a
+ * peer, so the hang watch's verdict is not reported here. */
 #define SYMH_REG_LOCK_WRITER  (1u << 31)
 #define SYMH_REG_LOCK_WAITING (1u << 30)
-#define SYMH_REG_LOCK_SPINS   64
-
-static inline void symh_reg_lock_pause(unsigned *spins)
-{
-    if (++*spins < SYMH_REG_LOCK_SPINS) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-    } else {
-        *spins = 0;
-        sched_yield();
-    }
-}
+/* Pauses before the first yield (docs/registry.md: "waits spin 64 pauses, then yield"). */
+#define SYMH_REG_LOCK_SPINS 64
 
 static void symh_reg_lock_write(_Atomic uint32_t *lock)
 {
-    unsigned spins = 0;
+    symh_wait_t w;
     uint32_t s;
 
+    symh_wait_start(&w, SYMH_REG_LOCK_SPINS);
     for (;;) {
         s = atomic_load_explicit(lock, memory_order_relaxed);
         if ((s & ~SYMH_REG_LOCK_WAITING) == 0) { /* free (writers may be waiting: us too) */
@@ -167,7 +157,7 @@ static void symh_reg_lock_write(_Atomic uint32_t *lock)
         }
         if (!(s & SYMH_REG_LOCK_WAITING))
             atomic_fetch_or_explicit(lock, SYMH_REG_LOCK_WAITING, memory_order_relaxed);
-        symh_reg_lock_pause(&spins);
+        (void)symh_wait_step(&w);
     }
 }
 
@@ -180,15 +170,16 @@ static inline void symh_reg_unlock_write(_Atomic uint32_t *lock)
 static void symh_reg_lock_read(_Atomic uint32_t *lock)
 {
     uint32_t s = atomic_load_explicit(lock, memory_order_relaxed);
-    unsigned spins = 0;
+    symh_wait_t w;
 
+    symh_wait_start(&w, SYMH_REG_LOCK_SPINS);
     for (;;) {
         if (!(s & (SYMH_REG_LOCK_WRITER | SYMH_REG_LOCK_WAITING)) &&
             atomic_compare_exchange_weak_explicit(lock, &s, s + 1, memory_order_acquire,
                                                   memory_order_relaxed))
             return;
         if (s & (SYMH_REG_LOCK_WRITER | SYMH_REG_LOCK_WAITING))
-            symh_reg_lock_pause(&spins);
+            (void)symh_wait_step(&w);
         s = atomic_load_explicit(lock, memory_order_relaxed);
     }
 }
@@ -207,7 +198,7 @@ static inline void symh_reg_unlock_read(_Atomic uint32_t *lock)
 
 /* A copy of `old` in a larger, line-aligned (huge-page-advised when large) array. NULL on
  * failure, `old` untouched. Copied, not mremap'ed, so that the copy faults in huge pages. */
-static void *pool_realloc(void *old, size_t old_bytes, size_t bytes)
+static void *symh_reg_map_pool_realloc(void *old, size_t old_bytes, size_t bytes)
 {
     size_t align = bytes >= SYMH_REG_MAP_HUGE ? SYMH_REG_MAP_HUGE : SYMH_REG_MAP_LINE;
     size_t rounded = (bytes + align - 1) & ~(align - 1);
@@ -224,18 +215,19 @@ static void *pool_realloc(void *old, size_t old_bytes, size_t bytes)
     return p;
 }
 
-static uint32_t pool_avail(const symh_reg_pool_t *p)
+static uint32_t symh_reg_map_pool_avail(const symh_reg_pool_t *p)
 {
     return p->cap - p->top + p->nfree;
 }
 
 /* Grows the pool until `need` items are available. */
-static int pool_reserve(symh_reg_pool_t *p, size_t size, uint32_t need, const char *what)
+static int symh_reg_map_pool_reserve(symh_reg_pool_t *p, size_t size, uint32_t need,
+                                     const char *what)
 {
     uint32_t cap = p->cap;
     void *mem;
 
-    if (pool_avail(p) >= need)
+    if (symh_reg_map_pool_avail(p) >= need)
         return SYMH_OK;
     while (cap - p->top + p->nfree < need) {
         /* 32-bit numbers; the bytes of 2^32 items fit a 64-bit size_t. */
@@ -248,7 +240,7 @@ static int pool_reserve(symh_reg_pool_t *p, size_t size, uint32_t need, const ch
         else
             cap = cap <= SYMH_REG_MAP_MAX_RECORDS / 2 ? cap * 2 : SYMH_REG_MAP_MAX_RECORDS;
     }
-    mem = pool_realloc(p->mem, (size_t)p->cap * size, (size_t)cap * size);
+    mem = symh_reg_map_pool_realloc(p->mem, (size_t)p->cap * size, (size_t)cap * size);
     if (mem == NULL) {
         symh_error("registry: cannot grow the %s from %u to %u (out of host memory)", what, p->cap,
                    cap);
@@ -259,12 +251,12 @@ static int pool_reserve(symh_reg_pool_t *p, size_t size, uint32_t need, const ch
     return SYMH_OK;
 }
 
-static uint32_t inner_new(symh_reg_map_t *m)
+static uint32_t symh_reg_map_inner_new(symh_reg_map_t *m)
 {
     uint32_t n = m->inners.free;
 
     if (n != SYMH_REG_MAP_NIL) {
-        m->inners.free = INNER(m, n)->child[0];
+        m->inners.free = SYMH_REG_MAP_INNER(m, n)->child[0];
         m->inners.nfree--;
     } else {
         n = m->inners.top++;
@@ -272,9 +264,9 @@ static uint32_t inner_new(symh_reg_map_t *m)
     return n;
 }
 
-static void inner_release(symh_reg_map_t *m, uint32_t n)
+static void symh_reg_map_inner_release(symh_reg_map_t *m, uint32_t n)
 {
-    symh_reg_inner_t *in = INNER(m, n);
+    symh_reg_inner_t *in = SYMH_REG_MAP_INNER(m, n);
 
     in->n = SYMH_REG_MAP_FREE;
     in->child[0] = m->inners.free;
@@ -282,12 +274,12 @@ static void inner_release(symh_reg_map_t *m, uint32_t n)
     m->inners.nfree++;
 }
 
-static uint32_t leaf_new(symh_reg_map_t *m)
+static uint32_t symh_reg_map_leaf_new(symh_reg_map_t *m)
 {
     uint32_t n = m->leaves.free;
 
     if (n != SYMH_REG_MAP_NIL) {
-        m->leaves.free = LEAF(m, n)->next;
+        m->leaves.free = SYMH_REG_MAP_LEAF(m, n)->next;
         m->leaves.nfree--;
     } else {
         n = m->leaves.top++;
@@ -295,9 +287,9 @@ static uint32_t leaf_new(symh_reg_map_t *m)
     return n;
 }
 
-static void leaf_release(symh_reg_map_t *m, uint32_t n)
+static void symh_reg_map_leaf_release(symh_reg_map_t *m, uint32_t n)
 {
-    symh_reg_leaf_t *lf = LEAF(m, n);
+    symh_reg_leaf_t *lf = SYMH_REG_MAP_LEAF(m, n);
 
     lf->n = SYMH_REG_MAP_FREE;
     lf->next = m->leaves.free;
@@ -305,12 +297,12 @@ static void leaf_release(symh_reg_map_t *m, uint32_t n)
     m->leaves.nfree++;
 }
 
-static uint32_t record_new(symh_reg_map_t *m)
+static uint32_t symh_reg_map_record_new(symh_reg_map_t *m)
 {
     uint32_t n = m->records.free;
 
     if (n != SYMH_REG_MAP_NIL) {
-        m->records.free = (uint32_t)ENTRY(m, n)->base;
+        m->records.free = (uint32_t)SYMH_REG_MAP_ENTRY(m, n)->base;
         m->records.nfree--;
     } else {
         n = m->records.top++;
@@ -318,9 +310,9 @@ static uint32_t record_new(symh_reg_map_t *m)
     return n;
 }
 
-static void record_release(symh_reg_map_t *m, uint32_t n)
+static void symh_reg_map_record_release(symh_reg_map_t *m, uint32_t n)
 {
-    symh_reg_entry_t *e = ENTRY(m, n);
+    symh_reg_entry_t *e = SYMH_REG_MAP_ENTRY(m, n);
 
     e->length = 0;
     e->base = m->records.free;
@@ -339,7 +331,7 @@ static void record_release(symh_reg_map_t *m, uint32_t n)
  * would be a cache miss: most records are cold). */
 #define SYMH_REG_HASH_EMPTY UINT64_MAX /* its low half is NIL, which no live record is */
 
-static inline uint64_t hash_mix(uintptr_t base)
+static inline uint64_t symh_reg_map_hash_mix(uintptr_t base)
 {
     uint64_t x = (uint64_t)base;
 
@@ -350,56 +342,57 @@ static inline uint64_t hash_mix(uintptr_t base)
 }
 
 /* The high half of a slot for `base` (its low half is the record number). */
-static inline uint64_t hash_tag(uintptr_t base)
+static inline uint64_t symh_reg_map_hash_tag(uintptr_t base)
 {
-    return hash_mix(base) & ~(uint64_t)UINT32_MAX;
+    return symh_reg_map_hash_mix(base) & ~(uint64_t)UINT32_MAX;
 }
 
-static inline uint32_t hash_home(const symh_reg_map_t *m, uint64_t slot)
+static inline uint32_t symh_reg_map_hash_home(const symh_reg_map_t *m, uint64_t slot)
 {
     return (uint32_t)((slot >> 32) >> (m->hash_shift - 32));
 }
 
 /* The live record whose base is exactly `base`, or NIL. */
-static inline uint32_t hash_find(const symh_reg_map_t *m, uintptr_t base)
+static inline uint32_t symh_reg_map_hash_find(const symh_reg_map_t *m, uintptr_t base)
 {
-    uint64_t tag = hash_tag(base), v;
+    uint64_t tag = symh_reg_map_hash_tag(base), v;
     uint32_t i;
 
-    for (i = hash_home(m, tag);; i = (i + 1) & m->hash_mask) {
+    for (i = symh_reg_map_hash_home(m, tag);; i = (i + 1) & m->hash_mask) {
         v = m->hash[i];
         if (v == SYMH_REG_HASH_EMPTY)
             return SYMH_REG_MAP_NIL;
-        if ((v & ~(uint64_t)UINT32_MAX) == tag && ENTRY(m, (uint32_t)v)->base == base)
+        if ((v & ~(uint64_t)UINT32_MAX) == tag && SYMH_REG_MAP_ENTRY(m, (uint32_t)v)->base == base)
             return (uint32_t)v;
     }
 }
 
-/* Adds live record `rec`, whose base's hash_tag is `tag`. */
-static void hash_add(symh_reg_map_t *m, uint32_t rec, uint64_t tag)
+/* Adds live record `rec`, whose base's symh_reg_map_hash_tag is `tag`. */
+static void symh_reg_map_hash_add(symh_reg_map_t *m, uint32_t rec, uint64_t tag)
 {
     uint64_t v = tag | rec;
     uint32_t i;
 
-    for (i = hash_home(m, v); m->hash[i] != SYMH_REG_HASH_EMPTY; i = (i + 1) & m->hash_mask)
+    for (i = symh_reg_map_hash_home(m, v); m->hash[i] != SYMH_REG_HASH_EMPTY;
+         i = (i + 1) & m->hash_mask)
         ;
     m->hash[i] = v;
 }
 
 /* Removes live record `rec` (whose base is `base`) by backward shift: each later slot of the
  * cluster that may fill the hole moves back, so no tombstones are left. */
-static void hash_remove(symh_reg_map_t *m, uint32_t rec, uintptr_t base)
+static void symh_reg_map_hash_remove(symh_reg_map_t *m, uint32_t rec, uintptr_t base)
 {
-    uint64_t v = hash_tag(base) | rec;
+    uint64_t v = symh_reg_map_hash_tag(base) | rec;
     uint32_t i, j, home;
 
-    for (i = hash_home(m, v); m->hash[i] != v; i = (i + 1) & m->hash_mask)
+    for (i = symh_reg_map_hash_home(m, v); m->hash[i] != v; i = (i + 1) & m->hash_mask)
         ;
     for (j = i;;) {
         j = (j + 1) & m->hash_mask;
         if (m->hash[j] == SYMH_REG_HASH_EMPTY)
             break;
-        home = hash_home(m, m->hash[j]);
+        home = symh_reg_map_hash_home(m, m->hash[j]);
         /* The slot at j stays when its home lies cyclically in (i, j]. */
         if (((j - home) & m->hash_mask) < ((j - i) & m->hash_mask))
             continue;
@@ -410,26 +403,26 @@ static void hash_remove(symh_reg_map_t *m, uint32_t rec, uintptr_t base)
 }
 
 /* Empties the hash and adds every live record (records[0, top) with a length). */
-static void hash_fill(symh_reg_map_t *m)
+static void symh_reg_map_hash_fill(symh_reg_map_t *m)
 {
     uint32_t r;
 
     memset(m->hash, 0xff, ((size_t)m->hash_mask + 1) * sizeof(*m->hash));
     for (r = 0; r < m->records.top; ++r)
-        if (ENTRY(m, r)->length != 0)
-            hash_add(m, r, hash_tag(ENTRY(m, r)->base));
+        if (SYMH_REG_MAP_ENTRY(m, r)->length != 0)
+            symh_reg_map_hash_add(m, r, symh_reg_map_hash_tag(SYMH_REG_MAP_ENTRY(m, r)->base));
 }
 
 /* Makes one record available. scratch and the hash follow the records' capacity; one
  * that failed to follow is retried on the next call (nothing uses the new records until then). */
-static int records_reserve(symh_reg_map_t *m)
+static int symh_reg_map_records_reserve(symh_reg_map_t *m)
 {
     uint32_t *scratch, shift = 64 - 1;
     uint64_t *hash;
     size_t slots = 2;
     int ret;
 
-    ret = pool_reserve(&m->records, sizeof(symh_reg_record_t), 1, "ranges");
+    ret = symh_reg_map_pool_reserve(&m->records, sizeof(symh_reg_record_t), 1, "ranges");
     if (ret != SYMH_OK || m->follow_cap == m->records.cap)
         return ret;
     scratch = realloc(m->scratch, (size_t)m->records.cap * sizeof(*scratch));
@@ -439,7 +432,7 @@ static int records_reserve(symh_reg_map_t *m)
         slots *= 2;
         shift--;
     }
-    hash = pool_realloc(NULL, 0, slots * sizeof(*hash));
+    hash = symh_reg_map_pool_realloc(NULL, 0, slots * sizeof(*hash));
     if (scratch == NULL || hash == NULL) {
         free(hash);
         symh_error("registry: cannot grow the range table to %u (out of host memory)",
@@ -450,7 +443,7 @@ static int records_reserve(symh_reg_map_t *m)
     m->hash = hash;
     m->hash_mask = (uint32_t)(slots - 1);
     m->hash_shift = shift;
-    hash_fill(m);
+    symh_reg_map_hash_fill(m);
     m->follow_cap = m->records.cap;
     return SYMH_OK;
 }
@@ -460,7 +453,7 @@ static int records_reserve(symh_reg_map_t *m)
 /* How many of key[0, len) are <= addr. A branch-free count over every slot (the unused ones hold
  * UINTPTR_MAX): the loads are independent, so the lines of a node are fetched in parallel and
  * nothing mispredicts. Four counters keep the adds from forming one long chain. */
-static inline uint32_t keys_rank(const uintptr_t *key, uint32_t len, uintptr_t addr)
+static inline uint32_t symh_reg_map_keys_rank(const uintptr_t *key, uint32_t len, uintptr_t addr)
 {
     uint32_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, i;
 
@@ -477,7 +470,7 @@ static inline uint32_t keys_rank(const uintptr_t *key, uint32_t len, uintptr_t a
 
 /* Starts fetching every line of a node the descent is about to read: the child number and the
  * end or record read after the search would otherwise be a second miss, dependent on the first. */
-static inline void node_prefetch(const void *node, size_t size)
+static inline void symh_reg_map_node_prefetch(const void *node, size_t size)
 {
     const char *p = node;
     size_t off;
@@ -490,49 +483,50 @@ static inline void node_prefetch(const void *node, size_t size)
  * eight that holds the answer, then that block is counted (11 comparisons instead of 31; the keys
  * are sorted, so every key before the block is <= addr and every key after it is not). The last
  * block starts at key 23, already known to be <= addr, so that it too is eight keys. */
-static inline uint32_t inner_pos(const symh_reg_inner_t *in, uintptr_t addr)
+static inline uint32_t symh_reg_map_inner_pos(const symh_reg_inner_t *in, uintptr_t addr)
 {
     uint32_t q = (uint32_t)(in->key[7] <= addr) + (in->key[15] <= addr) + (in->key[23] <= addr);
     uint32_t start = q < 3 ? 8 * q : 23;
-    uint32_t c = start + keys_rank(&in->key[start], 8, addr);
+    uint32_t c = start + symh_reg_map_keys_rank(&in->key[start], 8, addr);
 
     /* Only addr == UINTPTR_MAX counts the unused slots too. */
     return c < in->n ? c : in->n - 1;
 }
 
 /* How many ranges of a leaf start at or below addr. */
-static inline uint32_t leaf_rank(const symh_reg_leaf_t *lf, uintptr_t addr)
+static inline uint32_t symh_reg_map_leaf_rank(const symh_reg_leaf_t *lf, uintptr_t addr)
 {
-    uint32_t start = lf->base[7] <= addr ? 8 : 0; /* two rounds, as inner_pos */
-    uint32_t c = start + keys_rank(&lf->base[start], 8, addr);
+    uint32_t start = lf->base[7] <= addr ? 8 : 0; /* two rounds, as symh_reg_map_inner_pos */
+    uint32_t c = start + symh_reg_map_keys_rank(&lf->base[start], 8, addr);
 
     return c < lf->n ? c : lf->n;
 }
 
 /* The leaf that holds the greatest base <= addr, if any range has one; records the path in
  * path[0, height) when path is not NULL. */
-static inline uint32_t tree_descend(const symh_reg_map_t *m, uintptr_t addr, symh_reg_step_t *path)
+static inline uint32_t symh_reg_map_tree_descend(const symh_reg_map_t *m, uintptr_t addr,
+                                                 symh_reg_step_t *path)
 {
     uint32_t n = m->root, h, pos;
 
     for (h = 0; h < m->height; ++h) {
-        const symh_reg_inner_t *in = INNER(m, n);
+        const symh_reg_inner_t *in = SYMH_REG_MAP_INNER(m, n);
 
-        pos = inner_pos(in, addr);
+        pos = symh_reg_map_inner_pos(in, addr);
         if (path != NULL) {
             path[h].node = n;
             path[h].pos = pos;
         }
         n = in->child[pos];
         if (h + 1 == m->height)
-            node_prefetch(LEAF(m, n), sizeof(symh_reg_leaf_t));
+            symh_reg_map_node_prefetch(SYMH_REG_MAP_LEAF(m, n), sizeof(symh_reg_leaf_t));
     }
     return n;
 }
 
 /* ---- leaf and inner node edits --------------------------------------------------------------- */
 
-static void leaf_clear_tail(symh_reg_leaf_t *lf)
+static void symh_reg_map_leaf_clear_tail(symh_reg_leaf_t *lf)
 {
     uint32_t i;
 
@@ -543,7 +537,7 @@ static void leaf_clear_tail(symh_reg_leaf_t *lf)
     }
 }
 
-static void inner_clear_tail(symh_reg_inner_t *in)
+static void symh_reg_map_inner_clear_tail(symh_reg_inner_t *in)
 {
     uint32_t i;
 
@@ -555,8 +549,8 @@ static void inner_clear_tail(symh_reg_inner_t *in)
 
 /* Moves slots [from, from + len) of leaf `src` to [to, to + len) of `dst` (may be the same).
  * Plain loops: at most 16 slots, where three memmove calls cost more than the copying. */
-static inline void leaf_move(symh_reg_leaf_t *dst, uint32_t to, const symh_reg_leaf_t *src,
-                             uint32_t from, uint32_t len)
+static inline void symh_reg_map_leaf_move(symh_reg_leaf_t *dst, uint32_t to,
+                                          const symh_reg_leaf_t *src, uint32_t from, uint32_t len)
 {
     uint32_t i;
 
@@ -577,35 +571,35 @@ static inline void leaf_move(symh_reg_leaf_t *dst, uint32_t to, const symh_reg_l
 
 /* Notes in the records of slots [from, to) of leaf `leaf` that it holds them (after a move
  * between leaves). */
-static void leaf_stamp(symh_reg_map_t *m, uint32_t leaf, uint32_t from, uint32_t to)
+static void symh_reg_map_leaf_stamp(symh_reg_map_t *m, uint32_t leaf, uint32_t from, uint32_t to)
 {
-    const symh_reg_leaf_t *lf = LEAF(m, leaf);
+    const symh_reg_leaf_t *lf = SYMH_REG_MAP_LEAF(m, leaf);
 
     for (; from < to; ++from)
-        RECORD(m, lf->rec[from])->leaf = leaf;
+        SYMH_REG_MAP_RECORD(m, lf->rec[from])->leaf = leaf;
 }
 
 /* Removes key[k] and child[k + 1] of an inner node. */
-static void inner_drop(symh_reg_inner_t *in, uint32_t k)
+static void symh_reg_map_inner_drop(symh_reg_inner_t *in, uint32_t k)
 {
     memmove(&in->key[k], &in->key[k + 1], (in->n - 2 - k) * sizeof(in->key[0]));
     memmove(&in->child[k + 1], &in->child[k + 2], (in->n - 2 - k) * sizeof(in->child[0]));
     in->n--;
-    inner_clear_tail(in);
+    symh_reg_map_inner_clear_tail(in);
 }
 
 /* Inserts (base, end, rec) at slot `slot` of the leaf at the bottom of `path`, splitting full
  * nodes on the way up. The pools hold enough free nodes (reserved by the caller). */
-static void tree_insert(symh_reg_map_t *m, symh_reg_step_t *path, uint32_t leaf, uint32_t slot,
-                        uintptr_t base, uintptr_t end, uint32_t rec)
+static void symh_reg_map_tree_insert(symh_reg_map_t *m, symh_reg_step_t *path, uint32_t leaf,
+                                     uint32_t slot, uintptr_t base, uintptr_t end, uint32_t rec)
 {
-    symh_reg_leaf_t *lf = LEAF(m, leaf), *rt;
+    symh_reg_leaf_t *lf = SYMH_REG_MAP_LEAF(m, leaf), *rt;
     uint32_t right, left_n, h;
     uintptr_t sep;
 
-    RECORD(m, rec)->leaf = leaf; /* restamped below if it moves to the right half */
+    SYMH_REG_MAP_RECORD(m, rec)->leaf = leaf; /* restamped below if it moves to the right half */
     if (lf->n < SYMH_REG_MAP_LEAF_MAX) {
-        leaf_move(lf, slot + 1, lf, slot, lf->n - slot);
+        symh_reg_map_leaf_move(lf, slot + 1, lf, slot, lf->n - slot);
         lf->base[slot] = base;
         lf->end[slot] = end;
         lf->rec[slot] = rec;
@@ -613,36 +607,36 @@ static void tree_insert(symh_reg_map_t *m, symh_reg_step_t *path, uint32_t leaf,
         return;
     }
     /* Split LEAF_MAX + 1 ranges: the left keeps the first half (rounded up). */
-    right = leaf_new(m);
-    rt = LEAF(m, right);
+    right = symh_reg_map_leaf_new(m);
+    rt = SYMH_REG_MAP_LEAF(m, right);
     left_n = (SYMH_REG_MAP_LEAF_MAX + 2) / 2;
     if (slot < left_n) {
-        leaf_move(rt, 0, lf, left_n - 1, SYMH_REG_MAP_LEAF_MAX - (left_n - 1));
-        leaf_move(lf, slot + 1, lf, slot, left_n - 1 - slot);
+        symh_reg_map_leaf_move(rt, 0, lf, left_n - 1, SYMH_REG_MAP_LEAF_MAX - (left_n - 1));
+        symh_reg_map_leaf_move(lf, slot + 1, lf, slot, left_n - 1 - slot);
         lf->base[slot] = base;
         lf->end[slot] = end;
         lf->rec[slot] = rec;
     } else {
         uint32_t s = slot - left_n;
 
-        leaf_move(rt, 0, lf, left_n, slot - left_n);
+        symh_reg_map_leaf_move(rt, 0, lf, left_n, slot - left_n);
         rt->base[s] = base;
         rt->end[s] = end;
         rt->rec[s] = rec;
-        leaf_move(rt, s + 1, lf, slot, SYMH_REG_MAP_LEAF_MAX - slot);
+        symh_reg_map_leaf_move(rt, s + 1, lf, slot, SYMH_REG_MAP_LEAF_MAX - slot);
     }
     rt->n = SYMH_REG_MAP_LEAF_MAX + 1 - left_n;
     lf->n = left_n;
-    leaf_clear_tail(lf);
-    leaf_clear_tail(rt);
+    symh_reg_map_leaf_clear_tail(lf);
+    symh_reg_map_leaf_clear_tail(rt);
     rt->next = lf->next;
     lf->next = right;
-    leaf_stamp(m, right, 0, rt->n);
+    symh_reg_map_leaf_stamp(m, right, 0, rt->n);
     sep = rt->base[0];
 
     /* Hand (sep, right) to the parents: it goes after child `pos`. */
     for (h = m->height; h > 0; --h) {
-        symh_reg_inner_t *in = INNER(m, path[h - 1].node), *irt;
+        symh_reg_inner_t *in = SYMH_REG_MAP_INNER(m, path[h - 1].node), *irt;
         uint32_t pos = path[h - 1].pos, k = pos; /* the new key's slot */
         uintptr_t keys[SYMH_REG_MAP_FANOUT];
         uint32_t kids[SYMH_REG_MAP_FANOUT + 1], nr, total, ln, inr;
@@ -665,94 +659,94 @@ static void tree_insert(symh_reg_map_t *m, symh_reg_step_t *path, uint32_t leaf,
         total = SYMH_REG_MAP_FANOUT + 1;
         ln = (total + 1) / 2;
         nr = total - ln;
-        inr = inner_new(m);
-        irt = INNER(m, inr);
+        inr = symh_reg_map_inner_new(m);
+        irt = SYMH_REG_MAP_INNER(m, inr);
         memcpy(in->key, keys, (ln - 1) * sizeof(keys[0]));
         memcpy(in->child, kids, ln * sizeof(kids[0]));
         in->n = ln;
-        inner_clear_tail(in);
+        symh_reg_map_inner_clear_tail(in);
         memcpy(irt->key, &keys[ln], (nr - 1) * sizeof(keys[0]));
         memcpy(irt->child, &kids[ln], nr * sizeof(kids[0]));
         irt->n = nr;
-        inner_clear_tail(irt);
+        symh_reg_map_inner_clear_tail(irt);
         sep = keys[ln - 1];
         right = inr;
     }
     /* The root split: a new root above both halves. */
     {
-        uint32_t r = inner_new(m);
-        symh_reg_inner_t *in = INNER(m, r);
+        uint32_t r = symh_reg_map_inner_new(m);
+        symh_reg_inner_t *in = SYMH_REG_MAP_INNER(m, r);
 
         in->child[0] = m->root;
         in->child[1] = right;
         in->key[0] = sep;
         in->n = 2;
-        inner_clear_tail(in);
+        symh_reg_map_inner_clear_tail(in);
         m->root = r;
         m->height++;
     }
 }
 
 /* Rebalances the underfull leaf at the bottom of `path` with a sibling. */
-static int leaf_rebalance(symh_reg_map_t *m, const symh_reg_step_t *up, uint32_t leaf)
+static int symh_reg_map_leaf_rebalance(symh_reg_map_t *m, const symh_reg_step_t *up, uint32_t leaf)
 {
-    symh_reg_inner_t *p = INNER(m, up->node);
-    symh_reg_leaf_t *lf = LEAF(m, leaf), *sib;
+    symh_reg_inner_t *p = SYMH_REG_MAP_INNER(m, up->node);
+    symh_reg_leaf_t *lf = SYMH_REG_MAP_LEAF(m, leaf), *sib;
     uint32_t pos = up->pos;
 
     if (pos > 0) {
-        sib = LEAF(m, p->child[pos - 1]);
+        sib = SYMH_REG_MAP_LEAF(m, p->child[pos - 1]);
         if (sib->n > SYMH_REG_MAP_LEAF_MIN) { /* borrow the left sibling's last range */
-            leaf_move(lf, 1, lf, 0, lf->n);
-            leaf_move(lf, 0, sib, sib->n - 1, 1);
+            symh_reg_map_leaf_move(lf, 1, lf, 0, lf->n);
+            symh_reg_map_leaf_move(lf, 0, sib, sib->n - 1, 1);
             lf->n++;
             sib->n--;
-            leaf_clear_tail(sib);
+            symh_reg_map_leaf_clear_tail(sib);
             p->key[pos - 1] = lf->base[0];
-            RECORD(m, lf->rec[0])->leaf = leaf;
+            SYMH_REG_MAP_RECORD(m, lf->rec[0])->leaf = leaf;
             return 0;
         }
         /* merge into the left sibling */
-        leaf_move(sib, sib->n, lf, 0, lf->n);
-        leaf_stamp(m, p->child[pos - 1], sib->n, sib->n + lf->n);
+        symh_reg_map_leaf_move(sib, sib->n, lf, 0, lf->n);
+        symh_reg_map_leaf_stamp(m, p->child[pos - 1], sib->n, sib->n + lf->n);
         sib->n += lf->n;
         sib->next = lf->next;
-        inner_drop(p, pos - 1);
-        leaf_release(m, leaf);
+        symh_reg_map_inner_drop(p, pos - 1);
+        symh_reg_map_leaf_release(m, leaf);
         return 1;
     }
-    sib = LEAF(m, p->child[1]);
+    sib = SYMH_REG_MAP_LEAF(m, p->child[1]);
     if (sib->n > SYMH_REG_MAP_LEAF_MIN) { /* borrow the right sibling's first range */
-        leaf_move(lf, lf->n, sib, 0, 1);
-        RECORD(m, lf->rec[lf->n])->leaf = leaf;
+        symh_reg_map_leaf_move(lf, lf->n, sib, 0, 1);
+        SYMH_REG_MAP_RECORD(m, lf->rec[lf->n])->leaf = leaf;
         lf->n++;
-        leaf_move(sib, 0, sib, 1, sib->n - 1);
+        symh_reg_map_leaf_move(sib, 0, sib, 1, sib->n - 1);
         sib->n--;
-        leaf_clear_tail(sib);
+        symh_reg_map_leaf_clear_tail(sib);
         p->key[0] = sib->base[0];
         return 0;
     }
     /* merge the right sibling into this leaf */
-    leaf_move(lf, lf->n, sib, 0, sib->n);
-    leaf_stamp(m, leaf, lf->n, lf->n + sib->n);
+    symh_reg_map_leaf_move(lf, lf->n, sib, 0, sib->n);
+    symh_reg_map_leaf_stamp(m, leaf, lf->n, lf->n + sib->n);
     lf->n += sib->n;
-    leaf_clear_tail(lf);
+    symh_reg_map_leaf_clear_tail(lf);
     lf->next = sib->next;
-    leaf_release(m, p->child[1]);
-    inner_drop(p, 0);
+    symh_reg_map_leaf_release(m, p->child[1]);
+    symh_reg_map_inner_drop(p, 0);
     return 1;
 }
 
 /* Rebalances the underfull inner node `n` (child `up->pos` of `up->node`); 1 when it merged. */
-static int inner_rebalance(symh_reg_map_t *m, const symh_reg_step_t *up, uint32_t n)
+static int symh_reg_map_inner_rebalance(symh_reg_map_t *m, const symh_reg_step_t *up, uint32_t n)
 {
-    symh_reg_inner_t *p = INNER(m, up->node), *in = INNER(m, n), *sib;
+    symh_reg_inner_t *p = SYMH_REG_MAP_INNER(m, up->node), *in = SYMH_REG_MAP_INNER(m, n), *sib;
     uint32_t pos = up->pos;
 
     if (pos > 0) {
         uint32_t s = p->child[pos - 1];
 
-        sib = INNER(m, s);
+        sib = SYMH_REG_MAP_INNER(m, s);
         if (sib->n > SYMH_REG_MAP_FANOUT_MIN) { /* rotate the left sibling's last child over */
             memmove(&in->key[1], &in->key[0], (in->n - 1) * sizeof(in->key[0]));
             memmove(&in->child[1], &in->child[0], in->n * sizeof(in->child[0]));
@@ -761,7 +755,7 @@ static int inner_rebalance(symh_reg_map_t *m, const symh_reg_step_t *up, uint32_
             in->n++;
             p->key[pos - 1] = sib->key[sib->n - 2];
             sib->n--;
-            inner_clear_tail(sib);
+            symh_reg_map_inner_clear_tail(sib);
             return 0;
         }
         /* merge into the left sibling, the parent's key between them in the middle */
@@ -769,11 +763,11 @@ static int inner_rebalance(symh_reg_map_t *m, const symh_reg_step_t *up, uint32_
         memcpy(&sib->key[sib->n], in->key, (in->n - 1) * sizeof(in->key[0]));
         memcpy(&sib->child[sib->n], in->child, in->n * sizeof(in->child[0]));
         sib->n += in->n;
-        inner_drop(p, pos - 1);
-        inner_release(m, n);
+        symh_reg_map_inner_drop(p, pos - 1);
+        symh_reg_map_inner_release(m, n);
         return 1;
     }
-    sib = INNER(m, p->child[1]);
+    sib = SYMH_REG_MAP_INNER(m, p->child[1]);
     if (sib->n > SYMH_REG_MAP_FANOUT_MIN) { /* rotate the right sibling's first child over */
         in->key[in->n - 1] = p->key[0];
         in->child[in->n] = sib->child[0];
@@ -782,7 +776,7 @@ static int inner_rebalance(symh_reg_map_t *m, const symh_reg_step_t *up, uint32_
         memmove(&sib->key[0], &sib->key[1], (sib->n - 2) * sizeof(sib->key[0]));
         memmove(&sib->child[0], &sib->child[1], (sib->n - 1) * sizeof(sib->child[0]));
         sib->n--;
-        inner_clear_tail(sib);
+        symh_reg_map_inner_clear_tail(sib);
         return 0;
     }
     /* merge the right sibling into this node */
@@ -793,16 +787,16 @@ static int inner_rebalance(symh_reg_map_t *m, const symh_reg_step_t *up, uint32_
         memcpy(&in->key[in->n], sib->key, (sib->n - 1) * sizeof(sib->key[0]));
         memcpy(&in->child[in->n], sib->child, sib->n * sizeof(sib->child[0]));
         in->n += sib->n;
-        inner_drop(p, 0);
-        inner_release(m, s);
+        symh_reg_map_inner_drop(p, 0);
+        symh_reg_map_inner_release(m, s);
     }
     return 1;
 }
 
 /* Removes slot `slot` of a leaf, nothing else. */
-static inline void leaf_drop(symh_reg_leaf_t *lf, uint32_t slot)
+static inline void symh_reg_map_leaf_drop(symh_reg_leaf_t *lf, uint32_t slot)
 {
-    leaf_move(lf, slot, lf, slot + 1, lf->n - slot - 1);
+    symh_reg_map_leaf_move(lf, slot, lf, slot + 1, lf->n - slot - 1);
     lf->n--;
     /* The tail past the old last slot is already clear: clear just that slot (a loop over the
      * whole tail compiles to three `rep stos`, a third of a remove's time). */
@@ -812,10 +806,10 @@ static inline void leaf_drop(symh_reg_leaf_t *lf, uint32_t slot)
 }
 
 /* Removes slot `slot` of the leaf at the bottom of `path` (its record already released). */
-static void tree_remove(symh_reg_map_t *m, const symh_reg_step_t *path, uint32_t leaf,
-                        uint32_t slot)
+static void symh_reg_map_tree_remove(symh_reg_map_t *m, const symh_reg_step_t *path, uint32_t leaf,
+                                     uint32_t slot)
 {
-    symh_reg_leaf_t *lf = LEAF(m, leaf);
+    symh_reg_leaf_t *lf = SYMH_REG_MAP_LEAF(m, leaf);
     uint32_t h, n;
 
     /* The leaf's smallest base is a separator in the nearest ancestor the descent left to the
@@ -823,30 +817,30 @@ static void tree_remove(symh_reg_map_t *m, const symh_reg_step_t *path, uint32_t
     if (slot == 0 && m->height > 0) {
         for (h = m->height; h > 0; --h)
             if (path[h - 1].pos > 0) {
-                INNER(m, path[h - 1].node)->key[path[h - 1].pos - 1] = lf->base[1];
+                SYMH_REG_MAP_INNER(m, path[h - 1].node)->key[path[h - 1].pos - 1] = lf->base[1];
                 break;
             }
     }
-    leaf_drop(lf, slot);
+    symh_reg_map_leaf_drop(lf, slot);
     if (m->height == 0 || lf->n >= SYMH_REG_MAP_LEAF_MIN)
         return;
     h = m->height;
-    if (!leaf_rebalance(m, &path[h - 1], leaf))
+    if (!symh_reg_map_leaf_rebalance(m, &path[h - 1], leaf))
         return;
     /* The parent lost a child; walk up while nodes fall below half. */
     for (--h; h > 0; --h) {
         n = path[h].node;
-        if (INNER(m, n)->n >= SYMH_REG_MAP_FANOUT_MIN)
+        if (SYMH_REG_MAP_INNER(m, n)->n >= SYMH_REG_MAP_FANOUT_MIN)
             return;
-        if (!inner_rebalance(m, &path[h - 1], n))
+        if (!symh_reg_map_inner_rebalance(m, &path[h - 1], n))
             return;
     }
     /* The root is path[0]; with one child left, that child becomes the root. */
     n = m->root;
-    if (INNER(m, n)->n == 1) {
-        m->root = INNER(m, n)->child[0];
+    if (SYMH_REG_MAP_INNER(m, n)->n == 1) {
+        m->root = SYMH_REG_MAP_INNER(m, n)->child[0];
         m->height--;
-        inner_release(m, n);
+        symh_reg_map_inner_release(m, n);
     }
 }
 
@@ -854,38 +848,38 @@ static void tree_remove(symh_reg_map_t *m, const symh_reg_step_t *path, uint32_t
  * level above, with items spread evenly so that every node is at least half full. Node numbers
  * of a level are written over the start of `sorted`, which the level just read past. Needs no
  * more nodes than any tree holding k or more ranges, so it fits the pools' capacity. */
-static void tree_build(symh_reg_map_t *m, uint32_t *sorted, uint32_t k)
+static void symh_reg_map_tree_build(symh_reg_map_t *m, uint32_t *sorted, uint32_t k)
 {
     uint32_t nodes, i, j, at, cnt, prev = SYMH_REG_MAP_NIL;
 
     m->height = 0;
     if (k == 0) {
-        uint32_t r = leaf_new(m);
+        uint32_t r = symh_reg_map_leaf_new(m);
 
-        LEAF(m, r)->n = 0;
-        LEAF(m, r)->next = SYMH_REG_MAP_NIL;
-        leaf_clear_tail(LEAF(m, r));
+        SYMH_REG_MAP_LEAF(m, r)->n = 0;
+        SYMH_REG_MAP_LEAF(m, r)->next = SYMH_REG_MAP_NIL;
+        symh_reg_map_leaf_clear_tail(SYMH_REG_MAP_LEAF(m, r));
         m->root = r;
         return;
     }
     nodes = (k + SYMH_REG_MAP_LEAF_MAX - 1) / SYMH_REG_MAP_LEAF_MAX;
     for (i = 0, at = 0; i < nodes; ++i) {
-        uint32_t take = k / nodes + (i < k % nodes), leaf = leaf_new(m);
-        symh_reg_leaf_t *lf = LEAF(m, leaf);
+        uint32_t take = k / nodes + (i < k % nodes), leaf = symh_reg_map_leaf_new(m);
+        symh_reg_leaf_t *lf = SYMH_REG_MAP_LEAF(m, leaf);
 
         for (j = 0; j < take; ++j) {
-            const symh_reg_entry_t *e = ENTRY(m, sorted[at + j]);
+            const symh_reg_entry_t *e = SYMH_REG_MAP_ENTRY(m, sorted[at + j]);
 
             lf->base[j] = e->base;
             lf->end[j] = e->base + e->length;
             lf->rec[j] = sorted[at + j];
-            RECORD(m, sorted[at + j])->leaf = leaf;
+            SYMH_REG_MAP_RECORD(m, sorted[at + j])->leaf = leaf;
         }
         lf->n = take;
         lf->next = SYMH_REG_MAP_NIL;
-        leaf_clear_tail(lf);
+        symh_reg_map_leaf_clear_tail(lf);
         if (prev != SYMH_REG_MAP_NIL)
-            LEAF(m, prev)->next = leaf;
+            SYMH_REG_MAP_LEAF(m, prev)->next = leaf;
         prev = leaf;
         at += take;
         sorted[i] = leaf; /* at >= i + 1: this level's reads are behind */
@@ -894,8 +888,8 @@ static void tree_build(symh_reg_map_t *m, uint32_t *sorted, uint32_t k)
     while (cnt > 1) {
         nodes = (cnt + SYMH_REG_MAP_FANOUT - 1) / SYMH_REG_MAP_FANOUT;
         for (i = 0, at = 0; i < nodes; ++i) {
-            uint32_t take = cnt / nodes + (i < cnt % nodes), n = inner_new(m);
-            symh_reg_inner_t *in = INNER(m, n);
+            uint32_t take = cnt / nodes + (i < cnt % nodes), n = symh_reg_map_inner_new(m);
+            symh_reg_inner_t *in = SYMH_REG_MAP_INNER(m, n);
 
             for (j = 0; j < take; ++j) {
                 uint32_t c = sorted[at + j], d;
@@ -905,11 +899,11 @@ static void tree_build(symh_reg_map_t *m, uint32_t *sorted, uint32_t k)
                     continue;
                 /* The smallest base under c: its leftmost leaf's first. */
                 for (d = m->height; d > 0; --d)
-                    c = INNER(m, c)->child[0];
-                in->key[j - 1] = LEAF(m, c)->base[0];
+                    c = SYMH_REG_MAP_INNER(m, c)->child[0];
+                in->key[j - 1] = SYMH_REG_MAP_LEAF(m, c)->base[0];
             }
             in->n = take;
-            inner_clear_tail(in);
+            symh_reg_map_inner_clear_tail(in);
             at += take;
             sorted[i] = n;
         }
@@ -921,7 +915,7 @@ static void tree_build(symh_reg_map_t *m, uint32_t *sorted, uint32_t k)
 
 /* ---- the interface --------------------------------------------------------------------------- */
 
-static void pools_free(symh_reg_map_t *m)
+static void symh_reg_map_pools_free(symh_reg_map_t *m)
 {
     free(m->hash);
     free(m->scratch);
@@ -930,7 +924,7 @@ static void pools_free(symh_reg_map_t *m)
     free(m->inners.mem);
 }
 
-static void pool_init(symh_reg_pool_t *p)
+static void symh_reg_map_pool_init(symh_reg_pool_t *p)
 {
     p->free = SYMH_REG_MAP_NIL;
 }
@@ -944,16 +938,18 @@ int symh_reg_map_create(symh_reg_map_t **map)
     m = calloc(1, sizeof(*m));
     if (m == NULL)
         goto err_nomem;
-    pool_init(&m->inners);
-    pool_init(&m->leaves);
-    pool_init(&m->records);
-    if (pool_reserve(&m->records, sizeof(symh_reg_record_t), SYMH_REG_MAP_INITIAL, "ranges") !=
+    symh_reg_map_pool_init(&m->inners);
+    symh_reg_map_pool_init(&m->leaves);
+    symh_reg_map_pool_init(&m->records);
+    if (symh_reg_map_pool_reserve(&m->records, sizeof(symh_reg_record_t), SYMH_REG_MAP_INITIAL,
+                                  "ranges") != SYMH_OK ||
+        symh_reg_map_records_reserve(m) != SYMH_OK ||
+        symh_reg_map_pool_reserve(&m->leaves, sizeof(symh_reg_leaf_t), 4, "registry leaves") !=
             SYMH_OK ||
-        records_reserve(m) != SYMH_OK ||
-        pool_reserve(&m->leaves, sizeof(symh_reg_leaf_t), 4, "registry leaves") != SYMH_OK ||
-        pool_reserve(&m->inners, sizeof(symh_reg_inner_t), 4, "registry nodes") != SYMH_OK)
+        symh_reg_map_pool_reserve(&m->inners, sizeof(symh_reg_inner_t), 4, "registry nodes") !=
+            SYMH_OK)
         goto err_pools;
-    tree_build(m, NULL, 0);
+    symh_reg_map_tree_build(m, NULL, 0);
 
     atomic_init(&m->lock, 0);
     symh_assert_expensive(symh_reg_map_check(m) == SYMH_OK);
@@ -961,7 +957,7 @@ int symh_reg_map_create(symh_reg_map_t **map)
     return SYMH_OK;
 
 err_pools:
-    pools_free(m);
+    symh_reg_map_pools_free(m);
     free(m);
 err_nomem:
     symh_error("registry: out of host memory creating the range map");
@@ -972,7 +968,7 @@ void symh_reg_map_destroy(symh_reg_map_t *map)
 {
     if (map == NULL)
         return;
-    pools_free(map);
+    symh_reg_map_pools_free(map);
     free(map);
 }
 
@@ -995,37 +991,40 @@ int symh_reg_map_insert(symh_reg_map_t *map, const symh_reg_entry_t *entry,
 
     symh_reg_lock_write(&map->lock);
     /* The hash slot the record will take is most likely a cache miss: start it now. */
-    tag = hash_tag(base);
-    __builtin_prefetch(&map->hash[hash_home(map, tag)]);
+    tag = symh_reg_map_hash_tag(base);
+    __builtin_prefetch(&map->hash[symh_reg_map_hash_home(map, tag)]);
     /* Only the predecessor (greatest base <= base) can reach over `base`, and only the successor
      * can start before `end`; the predecessor is the lower of the two. The successor is the next
      * slot, or the next leaf's first. */
-    leaf = tree_descend(map, base, path);
-    lf = LEAF(map, leaf);
-    slot = leaf_rank(lf, base);
+    leaf = symh_reg_map_tree_descend(map, base, path);
+    lf = SYMH_REG_MAP_LEAF(map, leaf);
+    slot = symh_reg_map_leaf_rank(lf, base);
     hit = SYMH_REG_MAP_NIL;
     if (slot > 0 && lf->end[slot - 1] > base)
         hit = lf->rec[slot - 1];
     else if (slot < lf->n && lf->base[slot] < end)
         hit = lf->rec[slot];
-    else if (slot == lf->n && lf->next != SYMH_REG_MAP_NIL && LEAF(map, lf->next)->base[0] < end)
-        hit = LEAF(map, lf->next)->rec[0];
+    else if (slot == lf->n && lf->next != SYMH_REG_MAP_NIL &&
+             SYMH_REG_MAP_LEAF(map, lf->next)->base[0] < end)
+        hit = SYMH_REG_MAP_LEAF(map, lf->next)->rec[0];
     if (hit != SYMH_REG_MAP_NIL) {
         if (conflict != NULL)
-            *conflict = *ENTRY(map, hit);
+            *conflict = *SYMH_REG_MAP_ENTRY(map, hit);
         status = SYMH_ERR_OVERLAP;
         goto out;
     }
     /* Everything a split can take, before anything changes (the calls only when some pool is
      * short: the common case is three comparisons). */
-    if (pool_avail(&map->records) < 1 || map->follow_cap != map->records.cap ||
-        pool_avail(&map->leaves) < 1 || pool_avail(&map->inners) < map->height + 1) {
-        status = records_reserve(map);
+    if (symh_reg_map_pool_avail(&map->records) < 1 || map->follow_cap != map->records.cap ||
+        symh_reg_map_pool_avail(&map->leaves) < 1 ||
+        symh_reg_map_pool_avail(&map->inners) < map->height + 1) {
+        status = symh_reg_map_records_reserve(map);
         if (status == SYMH_OK)
-            status = pool_reserve(&map->leaves, sizeof(symh_reg_leaf_t), 1, "registry leaves");
+            status = symh_reg_map_pool_reserve(&map->leaves, sizeof(symh_reg_leaf_t), 1,
+                                               "registry leaves");
         if (status == SYMH_OK)
-            status = pool_reserve(&map->inners, sizeof(symh_reg_inner_t), map->height + 1,
-                                  "registry nodes");
+            status = symh_reg_map_pool_reserve(&map->inners, sizeof(symh_reg_inner_t),
+                                               map->height + 1, "registry nodes");
         if (status != SYMH_OK)
             goto out;
     }
@@ -1033,25 +1032,25 @@ int symh_reg_map_insert(symh_reg_map_t *map, const symh_reg_entry_t *entry,
     /* A range after a leaf's last may end past the separator to the leaf's right, when that
      * one is a removed base: raise it to the next leaf's first base (>= end: no overlap). The
      * reserves may have moved the pools: no node pointer from before them is used. */
-    lf = LEAF(map, leaf);
+    lf = SYMH_REG_MAP_LEAF(map, leaf);
     if (slot == lf->n) {
         uint32_t h;
 
         for (h = map->height; h > 0; --h) {
-            symh_reg_inner_t *in = INNER(map, path[h - 1].node);
+            symh_reg_inner_t *in = SYMH_REG_MAP_INNER(map, path[h - 1].node);
 
             if (path[h - 1].pos + 1 < in->n) {
                 if (in->key[path[h - 1].pos] < end)
-                    in->key[path[h - 1].pos] = LEAF(map, lf->next)->base[0];
+                    in->key[path[h - 1].pos] = SYMH_REG_MAP_LEAF(map, lf->next)->base[0];
                 break;
             }
         }
     }
-    rec = record_new(map);
-    *ENTRY(map, rec) = *entry;
-    ENTRY(map, rec)->label[SYMH_REG_LABEL_MAX] = '\0'; /* lookups may print it */
-    hash_add(map, rec, tag);
-    tree_insert(map, path, leaf, slot, base, end, rec);
+    rec = symh_reg_map_record_new(map);
+    *SYMH_REG_MAP_ENTRY(map, rec) = *entry;
+    SYMH_REG_MAP_ENTRY(map, rec)->label[SYMH_REG_LABEL_MAX] = '\0'; /* lookups may print it */
+    symh_reg_map_hash_add(map, rec, tag);
+    symh_reg_map_tree_insert(map, path, leaf, slot, base, end, rec);
     map->count++;
     status = SYMH_OK;
 out:
@@ -1081,17 +1080,17 @@ int symh_reg_map_take(symh_reg_map_t *map, uintptr_t addr,
      * when the leaf keeps more than LEAF_FLOOR ranges the slot is dropped there, no descent and
      * no path needed (a separator that named the base stays a valid bound). Otherwise, and for
      * an interior address, a descent that records the path for the rebalancing. */
-    rec = hash_find(map, addr);
+    rec = symh_reg_map_hash_find(map, addr);
     if (rec != SYMH_REG_MAP_NIL) {
-        leaf = RECORD(map, rec)->leaf;
-        lf = LEAF(map, leaf);
-        slot = leaf_rank(lf, addr) - 1; /* base[slot] == addr */
+        leaf = SYMH_REG_MAP_RECORD(map, rec)->leaf;
+        lf = SYMH_REG_MAP_LEAF(map, leaf);
+        slot = symh_reg_map_leaf_rank(lf, addr) - 1; /* base[slot] == addr */
         by_base = map->height == 0 || lf->n > SYMH_REG_MAP_LEAF_FLOOR;
     }
     if (!by_base) {
-        leaf = tree_descend(map, addr, path);
-        lf = LEAF(map, leaf);
-        slot = leaf_rank(lf, addr);
+        leaf = symh_reg_map_tree_descend(map, addr, path);
+        lf = SYMH_REG_MAP_LEAF(map, leaf);
+        slot = symh_reg_map_leaf_rank(lf, addr);
         if (slot == 0 || addr >= lf->end[slot - 1]) {
             status = SYMH_ERR_NOT_REGISTERED;
             goto out;
@@ -1099,15 +1098,15 @@ int symh_reg_map_take(symh_reg_map_t *map, uintptr_t addr,
         rec = lf->rec[--slot];
     }
     if (found != NULL)
-        *found = *ENTRY(map, rec);
-    if (accept != NULL && (status = accept(ENTRY(map, rec), arg)) != SYMH_OK)
+        *found = *SYMH_REG_MAP_ENTRY(map, rec);
+    if (accept != NULL && (status = accept(SYMH_REG_MAP_ENTRY(map, rec), arg)) != SYMH_OK)
         goto out;
-    hash_remove(map, rec, lf->base[slot]);
-    record_release(map, rec);
+    symh_reg_map_hash_remove(map, rec, lf->base[slot]);
+    symh_reg_map_record_release(map, rec);
     if (by_base)
-        leaf_drop(lf, slot);
+        symh_reg_map_leaf_drop(lf, slot);
     else
-        tree_remove(map, path, leaf, slot);
+        symh_reg_map_tree_remove(map, path, leaf, slot);
     map->count--;
 out:
     symh_reg_unlock_write(&map->lock);
@@ -1127,13 +1126,13 @@ int symh_reg_map_lookup(const symh_reg_map_t *map, uintptr_t addr, symh_reg_entr
         return SYMH_ERR_INVALID_ARG;
     lock = (_Atomic uint32_t *)&map->lock;
     symh_reg_lock_read(lock);
-    lf = LEAF(map, tree_descend(map, addr, NULL));
-    slot = leaf_rank(lf, addr);
+    lf = SYMH_REG_MAP_LEAF(map, symh_reg_map_tree_descend(map, addr, NULL));
+    slot = symh_reg_map_leaf_rank(lf, addr);
     /* Ranges never wrap and base[slot - 1] <= addr, so addr < end is the bounds check. */
     if (slot == 0 || addr >= lf->end[slot - 1])
         status = SYMH_ERR_NOT_REGISTERED;
     else if (entry != NULL)
-        *entry = *ENTRY(map, lf->rec[slot - 1]);
+        *entry = *SYMH_REG_MAP_ENTRY(map, lf->rec[slot - 1]);
     symh_reg_unlock_read(lock);
     return status;
 }
@@ -1165,17 +1164,17 @@ size_t symh_reg_map_remove_if(symh_reg_map_t *map, int (*keep)(const symh_reg_en
      * pools: O(n) whatever the number removed, and no allocation. */
     leaf = map->root;
     for (i = map->height; i > 0; --i)
-        leaf = INNER(map, leaf)->child[0];
-    for (; leaf != SYMH_REG_MAP_NIL; leaf = LEAF(map, leaf)->next) {
-        const symh_reg_leaf_t *lf = LEAF(map, leaf);
+        leaf = SYMH_REG_MAP_INNER(map, leaf)->child[0];
+    for (; leaf != SYMH_REG_MAP_NIL; leaf = SYMH_REG_MAP_LEAF(map, leaf)->next) {
+        const symh_reg_leaf_t *lf = SYMH_REG_MAP_LEAF(map, leaf);
 
         for (i = 0; i < lf->n; ++i) {
             uint32_t rec = lf->rec[i];
 
-            if (keep(ENTRY(map, rec), arg))
+            if (keep(SYMH_REG_MAP_ENTRY(map, rec), arg))
                 map->scratch[kept++] = rec;
             else
-                record_release(map, rec);
+                symh_reg_map_record_release(map, rec);
         }
     }
     removed = map->count - kept;
@@ -1184,8 +1183,8 @@ size_t symh_reg_map_remove_if(symh_reg_map_t *map, int (*keep)(const symh_reg_en
         map->leaves.free = SYMH_REG_MAP_NIL;
         map->inners.top = map->inners.nfree = 0;
         map->inners.free = SYMH_REG_MAP_NIL;
-        tree_build(map, map->scratch, kept);
-        hash_fill(map);
+        symh_reg_map_tree_build(map, map->scratch, kept);
+        symh_reg_map_hash_fill(map);
     }
     map->count = kept;
     symh_reg_unlock_write(&map->lock);
@@ -1206,8 +1205,8 @@ typedef struct {
 
 /* Checks the leaf `n` (not the root unless `root`); *min gets its smallest base, *max_end the
  * end of its last range. */
-static int check_leaf(const symh_reg_map_t *m, uint32_t n, int root, symh_reg_check_t *st,
-                      uintptr_t *min, uintptr_t *max_end)
+static int symh_reg_map_check_leaf(const symh_reg_map_t *m, uint32_t n, int root,
+                                   symh_reg_check_t *st, uintptr_t *min, uintptr_t *max_end)
 {
     const symh_reg_leaf_t *lf;
     uint32_t i;
@@ -1216,14 +1215,14 @@ static int check_leaf(const symh_reg_map_t *m, uint32_t n, int root, symh_reg_ch
         symh_error("registry check: leaf %u out of range (%u used)", n, m->leaves.top);
         return -1;
     }
-    lf = LEAF(m, n);
+    lf = SYMH_REG_MAP_LEAF(m, n);
     if (lf->n > SYMH_REG_MAP_LEAF_MAX || (!root && lf->n < SYMH_REG_MAP_LEAF_FLOOR)) {
         symh_error("registry check: leaf %u holds %u ranges", n, lf->n);
         return -1;
     }
-    if (st->prev_leaf != SYMH_REG_MAP_NIL && LEAF(m, st->prev_leaf)->next != n) {
+    if (st->prev_leaf != SYMH_REG_MAP_NIL && SYMH_REG_MAP_LEAF(m, st->prev_leaf)->next != n) {
         symh_error("registry check: leaf %u is chained to %u, not to the next leaf %u",
-                   st->prev_leaf, LEAF(m, st->prev_leaf)->next, n);
+                   st->prev_leaf, SYMH_REG_MAP_LEAF(m, st->prev_leaf)->next, n);
         return -1;
     }
     st->prev_leaf = n;
@@ -1243,7 +1242,7 @@ static int check_leaf(const symh_reg_map_t *m, uint32_t n, int root, symh_reg_ch
                        lf->rec[i], m->records.top);
             return -1;
         }
-        e = ENTRY(m, lf->rec[i]);
+        e = SYMH_REG_MAP_ENTRY(m, lf->rec[i]);
         if (e->length == 0 || e->base != lf->base[i] || e->length > UINTPTR_MAX - e->base ||
             lf->end[i] != e->base + e->length) {
             symh_error("registry check: leaf %u slot %u (base %#jx end %#jx) disagrees with "
@@ -1252,11 +1251,12 @@ static int check_leaf(const symh_reg_map_t *m, uint32_t n, int root, symh_reg_ch
                        (uintmax_t)e->base, e->length);
             return -1;
         }
-        if (RECORD(m, lf->rec[i])->leaf != n || hash_find(m, lf->base[i]) != lf->rec[i]) {
+        if (SYMH_REG_MAP_RECORD(m, lf->rec[i])->leaf != n ||
+            symh_reg_map_hash_find(m, lf->base[i]) != lf->rec[i]) {
             symh_error("registry check: record %u (leaf %u slot %u) is noted in leaf %u and its "
                        "base %#jx hashes to record %u",
-                       lf->rec[i], n, i, RECORD(m, lf->rec[i])->leaf, (uintmax_t)lf->base[i],
-                       hash_find(m, lf->base[i]));
+                       lf->rec[i], n, i, SYMH_REG_MAP_RECORD(m, lf->rec[i])->leaf,
+                       (uintmax_t)lf->base[i], symh_reg_map_hash_find(m, lf->base[i]));
             return -1;
         }
         if (st->have_prev && st->prev_end > lf->base[i]) {
@@ -1275,19 +1275,19 @@ static int check_leaf(const symh_reg_map_t *m, uint32_t n, int root, symh_reg_ch
 
 /* Checks the subtree of inner node `n` at `depth` (leaves at m->height); *min gets its smallest
  * base, *max_end its greatest end. */
-static int check_node(const symh_reg_map_t *m, uint32_t n, uint32_t depth, symh_reg_check_t *st,
-                      uintptr_t *min, uintptr_t *max_end)
+static int symh_reg_map_check_node(const symh_reg_map_t *m, uint32_t n, uint32_t depth,
+                                   symh_reg_check_t *st, uintptr_t *min, uintptr_t *max_end)
 {
     const symh_reg_inner_t *in;
     uint32_t i;
 
     if (depth == m->height)
-        return check_leaf(m, n, depth == 0, st, min, max_end);
+        return symh_reg_map_check_leaf(m, n, depth == 0, st, min, max_end);
     if (n >= m->inners.top) {
         symh_error("registry check: node %u out of range (%u used)", n, m->inners.top);
         return -1;
     }
-    in = INNER(m, n);
+    in = SYMH_REG_MAP_INNER(m, n);
     if (in->n > SYMH_REG_MAP_FANOUT || in->n < (depth == 0 ? 2u : SYMH_REG_MAP_FANOUT_MIN)) {
         symh_error("registry check: node %u at depth %u has %u children", n, depth, in->n);
         return -1;
@@ -1301,7 +1301,7 @@ static int check_node(const symh_reg_map_t *m, uint32_t n, uint32_t depth, symh_
     for (i = 0; i < in->n; ++i) {
         uintptr_t cmin, cend;
 
-        if (check_node(m, in->child[i], depth + 1, st, &cmin, &cend) < 0)
+        if (symh_reg_map_check_node(m, in->child[i], depth + 1, st, &cmin, &cend) < 0)
             return -1;
         if (i == 0) {
             *min = cmin;
@@ -1320,7 +1320,8 @@ static int check_node(const symh_reg_map_t *m, uint32_t n, uint32_t depth, symh_
 }
 
 /* Walks a pool's free list: every item released, no more than the pool's count. */
-static int check_free_list(const symh_reg_map_t *m, const symh_reg_pool_t *p, int which)
+static int symh_reg_map_check_free_list(const symh_reg_map_t *m, const symh_reg_pool_t *p,
+                                        int which)
 {
     uint32_t n, seen = 0;
 
@@ -1331,14 +1332,14 @@ static int check_free_list(const symh_reg_map_t *m, const symh_reg_pool_t *p, in
         if (n >= p->top || ++seen > p->nfree)
             goto bad;
         if (which == 0) {
-            released = INNER(m, n)->n == SYMH_REG_MAP_FREE;
-            next = INNER(m, n)->child[0];
+            released = SYMH_REG_MAP_INNER(m, n)->n == SYMH_REG_MAP_FREE;
+            next = SYMH_REG_MAP_INNER(m, n)->child[0];
         } else if (which == 1) {
-            released = LEAF(m, n)->n == SYMH_REG_MAP_FREE;
-            next = LEAF(m, n)->next;
+            released = SYMH_REG_MAP_LEAF(m, n)->n == SYMH_REG_MAP_FREE;
+            next = SYMH_REG_MAP_LEAF(m, n)->next;
         } else {
-            released = ENTRY(m, n)->length == 0;
-            next = (uint32_t)ENTRY(m, n)->base;
+            released = SYMH_REG_MAP_ENTRY(m, n)->length == 0;
+            next = (uint32_t)SYMH_REG_MAP_ENTRY(m, n)->base;
         }
         if (!released)
             goto bad;
@@ -1352,6 +1353,13 @@ bad:
     return -1;
 }
 
+/* The O(n) invariant walk (reg_map.h): the tree height, the three free lists, every node and leaf
+ * (fill, unused key slots, the leaf chain, ranges in order without overlap, separators bounding
+ * their children, each record naming its leaf and found by the base hash), then the counts of
+ * ranges, leaves, nodes and hashed records against the pools, under the map's read lock.
+ * Called by symh_assert_expensive when the map is created and after every insert, take (remove) and
+ * remove_if (builds with SYMH_EXPENSIVE_CHECKS), by the unit tests (tests/shim/shim_reg.h) and by
+ * fuzz_reg_map. SYMH_OK, or SYMH_ERR_SYSTEM after one error line saying what broke. */
 int symh_reg_map_check(const symh_reg_map_t *map)
 {
     _Atomic uint32_t *lock = (_Atomic uint32_t *)&map->lock;
@@ -1364,12 +1372,14 @@ int symh_reg_map_check(const symh_reg_map_t *map)
         symh_error("registry check: tree height %u", map->height);
         goto out;
     }
-    if (check_free_list(map, &map->inners, 0) < 0 || check_free_list(map, &map->leaves, 1) < 0 ||
-        check_free_list(map, &map->records, 2) < 0)
+    if (symh_reg_map_check_free_list(map, &map->inners, 0) < 0 ||
+        symh_reg_map_check_free_list(map, &map->leaves, 1) < 0 ||
+        symh_reg_map_check_free_list(map, &map->records, 2) < 0)
         goto out;
-    if (check_node(map, map->root, 0, &st, &min, &max_end) < 0)
+    if (symh_reg_map_check_node(map, map->root, 0, &st, &min, &max_end) < 0)
         goto out;
-    if (st.prev_leaf == SYMH_REG_MAP_NIL || LEAF(map, st.prev_leaf)->next != SYMH_REG_MAP_NIL) {
+    if (st.prev_leaf == SYMH_REG_MAP_NIL ||
+        SYMH_REG_MAP_LEAF(map, st.prev_leaf)->next != SYMH_REG_MAP_NIL) {
         symh_error("registry check: the leaf chain does not end at the last leaf");
         goto out;
     }

@@ -173,9 +173,7 @@ static void symh_vmm_physmem_put(symh_vmm_object_t *pm)
 size_t symh_vmm_granularity(int device, symh_granularity_mode_t mode)
 {
     SYMH_CHECK_INIT(symh_reg_registry != NULL, 0);
-    if (device < 0 || device >= symh_dev_devices_count()) {
-        symh_error("symh_vmm_granularity: no device %d (the %s backend has %d)", device,
-                   symh_dev->name, symh_dev_devices_count());
+    if (symh_dev_devices_resolve(__func__, device, 0, &device) != SYMH_OK) {
         symh_status_set(SYMH_ERR_NO_DEVICE);
         return 0;
     }
@@ -296,11 +294,9 @@ int symh_physmem_create(int device, size_t size, symh_physmem_t **pm)
     int status;
 
     SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
-    if (device < 0 || device >= symh_dev_devices_count()) {
-        symh_error("symh_physmem_create: no device %d (the %s backend has %d)", device,
-                   symh_dev->name, symh_dev_devices_count());
-        return symh_status_set(SYMH_ERR_NO_DEVICE);
-    }
+    status = symh_dev_devices_resolve(__func__, device, 0, &device);
+    if (status != SYMH_OK)
+        return symh_status_set(status);
     page = symh_vmm_page();
     if (pm == NULL || size == 0 || size % page != 0) {
         symh_error("symh_physmem_create: %s (granularity %zu)",

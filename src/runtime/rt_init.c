@@ -108,43 +108,35 @@ static void symh_rt_warn_unknown(const symh_config_report_t *report)
                   report->unknown_count - SYMH_CONFIG_UNKNOWN_MAX);
 }
 
-int symh_init_thread(int requested, int *provided)
+/* The configuration step, local to this PE (it runs before the bootstrap, so no PE has spoken
+ * yet): reads the environment, applies the log level and the hang watch, and checks what the
+ * routes, the heap and the devices will ask of it. The outcome is agreed on after the bootstrap
+ * starts; on failure report->message says why. */
+static int symh_rt_config_init(symh_config_report_t *report)
 {
-    symh_config_report_t report;
-    int status, config_status, level;
+    int status = symh_config_load(report);
 
-    if (symh_rt.initialized) {
-        if (provided != NULL)
-            *provided = symh_rt.thread_level;
-        return symh_status_set(SYMH_OK);
-    }
-    if (requested < SYMH_THREAD_SINGLE || requested > SYMH_THREAD_MULTIPLE) {
-        symh_error("symh_init_thread: requested thread level %d is not one of "
-                   "SYMH_THREAD_SINGLE..SYMH_THREAD_MULTIPLE (0..3)",
-                   requested);
-        return symh_status_set(SYMH_ERR_INVALID_ARG);
-    }
-    status = symh_config_load(&report);
-    if (status == SYMH_OK) {
-        symh_log_set_level(symh_config_choice(SYMH_CFG_LOG_LEVEL));
-        symh_wait_configure(symh_config_size(SYMH_CFG_HANG_TIMEOUT),
-                            symh_config_bool(SYMH_CFG_HANG_ABORT), symh_global_exit);
-        status = symh_tl_route_check(report.message, sizeof(report.message));
-    }
+    if (status != SYMH_OK)
+        return status;
+    symh_log_set_level(symh_config_choice(SYMH_CFG_LOG_LEVEL));
+    symh_wait_configure(symh_config_size(SYMH_CFG_HANG_TIMEOUT),
+                        symh_config_bool(SYMH_CFG_HANG_ABORT), symh_global_exit);
+    status = symh_tl_route_check(report->message, sizeof(report->message));
     if (status == SYMH_OK)
-        status = symh_heap_check_config(report.message, sizeof(report.message));
+        status = symh_heap_check_config(report->message, sizeof(report->message));
     if (status == SYMH_OK)
-        status = symh_dev_devices_check_config(report.message, sizeof(report.message));
-    config_status = status;
+        status = symh_dev_devices_check_config(report->message, sizeof(report->message));
+    return status;
+}
 
-    status = symh_boot_start(requested, &level);
-    if (status != SYMH_OK)
-        return symh_status_set(status);
-    /* Every PE parsed its own environment: the job starts, or fails, as one. */
-    status = symh_rt_agree(config_status, report.message);
-    if (status != SYMH_OK)
-        goto err_boot;
-    symh_rt_warn_unknown(&report);
+/* Where each PE is and how it reaches the others: the devices, the node groups, the routes, and
+ * whether the windows those routes imply fit (before anything is reserved, so one line can say
+ * which variables to change; report->message carries it). Each step is agreed on; on failure
+ * what came up is taken down again. */
+static int symh_rt_topology_init(symh_config_report_t *report)
+{
+    int status;
+
     status = symh_rt_agree(symh_dev_devices_init(), NULL);
     if (status != SYMH_OK)
         goto err_devices;
@@ -154,11 +146,25 @@ int symh_init_thread(int requested, int *provided)
     status = symh_rt_agree(symh_tl_route_init(), NULL);
     if (status != SYMH_OK)
         goto err_routes;
-    /* Before anything is reserved: the windows must fit, or one line says which variables. */
-    status = symh_heap_check_space(symh_rt_ipc_windows(), report.message, sizeof(report.message));
-    status = symh_rt_agree(status, report.message);
+    status = symh_heap_check_space(symh_rt_ipc_windows(), report->message, sizeof(report->message));
+    status = symh_rt_agree(status, report->message);
     if (status != SYMH_OK)
         goto err_routes;
+    return SYMH_OK;
+
+err_routes:
+    symh_tl_route_fini();
+err_devices:
+    symh_dev_devices_fini();
+    return status;
+}
+
+/* The layers on top of the topology, bottom up: collectives, heap, registry, IPC, RMA, NIC, the
+ * barrier. Each step is agreed on; on failure what came up is taken down in reverse order. */
+static int symh_rt_layers_init(void)
+{
+    int status;
+
     status = symh_rt_agree(symh_coll_init(), NULL);
     if (status != SYMH_OK)
         goto err_coll;
@@ -180,17 +186,16 @@ int symh_init_thread(int requested, int *provided)
     status = symh_rt_agree(symh_coll_barrier_init(), NULL);
     if (status != SYMH_OK)
         goto err_barrier;
-
-    symh_rt.thread_level = level;
-    symh_rt.initialized = 1;
-    if (provided != NULL)
-        *provided = level;
-    symh_debug("symh_init: PE %d of %d ready", symh_boot_info.my_pe, symh_boot_info.n_pes);
-    return symh_status_set(SYMH_OK);
+    return SYMH_OK;
 
 err_barrier:
+    /* As symh_finalize: the NIC transport goes after the registry's last unmaps. */
     symh_coll_barrier_fini();
+    symh_tl_rma_fini();
+    symh_tl_ipc_fini();
+    symh_reg_fini();
     symh_tl_nic_fini();
+    goto err_heap;
 err_nic:
 err_rma:
     symh_tl_rma_fini();
@@ -202,9 +207,51 @@ err_heap:
     symh_heap_fini();
 err_coll:
     symh_coll_fini();
-err_routes:
+    return status;
+}
+
+int symh_init_thread(int requested, int *provided)
+{
+    symh_config_report_t report;
+    int status, config_status, level;
+
+    if (symh_rt.initialized) {
+        if (provided != NULL)
+            *provided = symh_rt.thread_level;
+        return symh_status_set(SYMH_OK);
+    }
+    if (requested < SYMH_THREAD_SINGLE || requested > SYMH_THREAD_MULTIPLE) {
+        symh_error("symh_init_thread: requested thread level %d is not one of "
+                   "SYMH_THREAD_SINGLE..SYMH_THREAD_MULTIPLE (0..3)",
+                   requested);
+        return symh_status_set(SYMH_ERR_INVALID_ARG);
+    }
+    config_status = symh_rt_config_init(&report);
+
+    status = symh_boot_start(requested, &level);
+    if (status != SYMH_OK)
+        return symh_status_set(status);
+    /* Every PE parsed its own environment: the job starts, or fails, as one. */
+    status = symh_rt_agree(config_status, report.message);
+    if (status != SYMH_OK)
+        goto err_boot;
+    symh_rt_warn_unknown(&report);
+    status = symh_rt_topology_init(&report);
+    if (status != SYMH_OK)
+        goto err_boot;
+    status = symh_rt_layers_init();
+    if (status != SYMH_OK)
+        goto err_topology;
+
+    symh_rt.thread_level = level;
+    symh_rt.initialized = 1;
+    if (provided != NULL)
+        *provided = level;
+    symh_debug("symh_init: PE %d of %d ready", symh_boot_info.my_pe, symh_boot_info.n_pes);
+    return symh_status_set(SYMH_OK);
+
+err_topology:
     symh_tl_route_fini();
-err_devices:
     symh_dev_devices_fini();
 err_boot:
     symh_boot_stop();

@@ -1,7 +1,9 @@
 /* transport: the RMA entry points (putmem/getmem, the typed put/get/p/g/iput/iget families and
  * their _nbi forms), fence and quiet, the pointer queries, and the translation cache they share
- * with tl_amo.c and tl_sync.c. Every peer is reached by load/store through its mapped window
- * (tl_ipc.c), so a put is a memcpy and completes before it returns. */
+ * with tl_amo.c and tl_sync.c. A peer with a mapped window (tl_ipc.c) is reached by load/store,
+ * so a put is a memcpy and completes before it returns; any other peer goes through the ops of its
+ * route (a NIC transport, tl_nic.c), whose local side must be memory symheap knows and whose _nbi
+ * forms may complete only at quiet. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,9 +61,7 @@ void symh_tl_rma_fini(void)
 
 void symh_tl_rma_not_up(const char *func)
 {
-    symh_error("%s: symheap is not initialized (call symh_init first; it is also an error after "
-               "symh_finalize)",
-               func);
+    SYMH_LOG_NOT_INITIALIZED(func);
     symh_status_set(SYMH_ERR_NOT_INITIALIZED);
 }
 

@@ -19,12 +19,10 @@
  * exports that this file calls are looked up; everything else is inline through fid ops. */
 #include <inttypes.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <rdma/fabric.h>
 #include <rdma/fi_atomic.h>
@@ -42,6 +40,7 @@
 #include "core/core_config.h"
 #include "core/core_fault.h"
 #include "core/core_log.h"
+#include "core/core_wait.h"
 #include "transport/tl_nic.h"
 
 /* The libfabric functions this file calls, from the library opened at run time. */
@@ -87,13 +86,12 @@ static int symh_tl_ofi_load(void)
 }
 
 #define SYMH_OFI_VERSION FI_VERSION(1, 9)
-/* Polls of a wait loop between sched_yield calls when this process drives the progress (with
- * automatic progress every poll yields: the provider's thread needs the CPU). 1 measured best with
- * 4 PEs on 2 cores (tcp: 160k contended atomics in 17 s against 27 s with 16). */
-#define SYMH_OFI_SPINS 1
-/* A wait that has made no progress for this long says so once (a peer not progressing). */
-#define SYMH_OFI_WARN_NS (30ull * 1000000000ull)
-#define SYMH_OFI_N_AMO   (SYMH_TL_AMO_XOR + 1)
+/* Pauses of a wait loop before it yields the core on every poll (the wait policy, core_wait.h).
+ * 0, every poll yields: measured best with manual progress at 4 PEs on 2 cores (tcp: 160k
+ * contended atomics in 17 s, against 27 s with 16 polls between yields), and what automatic
+ * progress needs (the provider's thread needs the CPU). */
+#define SYMH_OFI_SPINS 0
+#define SYMH_OFI_N_AMO (SYMH_TL_AMO_XOR + 1)
 
 /* What a PE shares per key slot (the exchange itself carries the status: symh_boot_exchange). */
 typedef struct {
@@ -126,7 +124,6 @@ static struct {
     int mr_endpoint; /* FI_MR_ENDPOINT: MRs are bound to the endpoint */
     int prov_key;    /* FI_MR_PROV_KEY: the provider picks keys */
     size_t max_msg;
-    unsigned spins;     /* polls between sched_yield calls */
     int amo_via_fetch;  /* non-fetching atomics go as fetching ones (see symh_tl_ofi_amo) */
     int need_ctx;       /* mode FI_CONTEXT/FI_CONTEXT2: operations carry a context */
     uint64_t put_flags; /* fi_writemsg flags: FI_DELIVERY_COMPLETE */
@@ -157,13 +154,6 @@ static const char *symh_tl_ofi_amo_name[SYMH_OFI_N_AMO] = { "fetch", "set", "swa
         symh_error("ofi: %s failed: %s", (call), symh_tl_ofi_lib.strerror((int)-(ret))); \
     } while (0)
 
-static uint64_t symh_tl_ofi_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Reads the CQ once: drives manual progress, reports error entries. */
 static void symh_tl_ofi_poll_cq(void)
 {
@@ -182,12 +172,31 @@ static void symh_tl_ofi_poll_cq(void)
     (void)fi_cntr_read(symh_tl_ofi_state.cntr);
 }
 
+/* One round of a wait loop: reads the CQ (progress), then a step of the wait policy. `pending`
+ * operations are not complete yet (0: a post the provider refuses with -FI_EAGAIN); the hang
+ * watch's line says which. */
+static void symh_tl_ofi_poll(symh_wait_t *w, const char *func, uint64_t pending)
+{
+    symh_tl_ofi_poll_cq();
+    if (symh_likely(!symh_wait_step(w)))
+        return;
+    if (pending > 0)
+        symh_error("ofi: %s: PE %d has waited %.0f s for %" PRIu64
+                   " operation(s) to complete (a peer not progressing?) (SYMH_HANG_TIMEOUT)",
+                   func, symh_tl_ofi_state.my_pe, symh_wait_seconds(w), pending);
+    else
+        symh_error("ofi: %s: PE %d has retried a post refused with -FI_EAGAIN for %.0f s (a peer "
+                   "not progressing?) (SYMH_HANG_TIMEOUT)",
+                   func, symh_tl_ofi_state.my_pe, symh_wait_seconds(w));
+    symh_wait_hang_reported();
+}
+
 /* Waits until every operation posted so far has completed. */
 static int symh_tl_ofi_wait_all(const char *func)
 {
-    unsigned spins = 0;
-    uint64_t start = 0;
-    int warned = 0;
+    symh_wait_t w;
+
+    symh_wait_start(&w, SYMH_OFI_SPINS);
     for (;;) {
         uint64_t done = fi_cntr_read(symh_tl_ofi_state.cntr);
         uint64_t errs = fi_cntr_readerr(symh_tl_ofi_state.cntr);
@@ -202,22 +211,7 @@ static int symh_tl_ofi_wait_all(const char *func)
         }
         if (done + errs >= issued)
             return SYMH_OK;
-        symh_tl_ofi_poll_cq();
-        if (++spins >= symh_tl_ofi_state.spins) {
-            spins = 0;
-            sched_yield();
-            if (!warned) {
-                uint64_t now = symh_tl_ofi_now_ns();
-                if (start == 0) {
-                    start = now;
-                } else if (now - start > SYMH_OFI_WARN_NS) {
-                    symh_warn("ofi: %s: still waiting for %" PRIu64
-                              " operation(s) after 30 s (a peer not progressing?)",
-                              func, issued - done - errs);
-                    warned = 1;
-                }
-            }
-        }
+        symh_tl_ofi_poll(&w, func, issued - done - errs);
     }
 }
 
@@ -225,15 +219,11 @@ static int symh_tl_ofi_wait_all(const char *func)
 #define SYMH_OFI_POST(call, post)                                               \
     do {                                                                        \
         ssize_t post_ret_;                                                      \
-        unsigned post_spins_ = 0;                                               \
+        symh_wait_t post_wait_;                                                 \
+        symh_wait_start(&post_wait_, SYMH_OFI_SPINS);                           \
         __atomic_add_fetch(&symh_tl_ofi_state.issued, 1, __ATOMIC_ACQ_REL);     \
-        while ((post_ret_ = (post)) == -FI_EAGAIN) {                            \
-            symh_tl_ofi_poll_cq();                                              \
-            if (++post_spins_ >= symh_tl_ofi_state.spins) {                     \
-                post_spins_ = 0;                                                \
-                sched_yield();                                                  \
-            }                                                                   \
-        }                                                                       \
+        while ((post_ret_ = (post)) == -FI_EAGAIN)                              \
+            symh_tl_ofi_poll(&post_wait_, (call), 0);                           \
         if (post_ret_ != 0) {                                                   \
             __atomic_sub_fetch(&symh_tl_ofi_state.issued, 1, __ATOMIC_ACQ_REL); \
             SYMH_OFI_FAIL(call, post_ret_);                                     \
@@ -481,8 +471,6 @@ static int symh_tl_ofi_open(void *base, size_t length, int thread_multiple, char
     symh_tl_ofi_state.max_msg =
         info->ep_attr->max_msg_size > 0 ? info->ep_attr->max_msg_size : SIZE_MAX;
     symh_tl_ofi_state.next_key = 1;
-    symh_tl_ofi_state.spins =
-        info->domain_attr->data_progress == FI_PROGRESS_AUTO ? 1 : SYMH_OFI_SPINS;
     symh_tl_ofi_state.need_ctx = (info->mode & (FI_CONTEXT | FI_CONTEXT2)) != 0;
     symh_tl_ofi_state.put_flags = FI_DELIVERY_COMPLETE;
     symh_tl_ofi_state.amo_via_fetch = strncmp(info->fabric_attr->prov_name, "shm", 3) == 0;

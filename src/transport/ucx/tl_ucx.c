@@ -5,7 +5,6 @@
  * software-emulated atomics) get it from the wait loops of symheap (ops.progress). */
 #include <inttypes.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +17,11 @@
 #include "bootstrap/boot.h"
 #include "core/core_fault.h"
 #include "core/core_log.h"
+#include "core/core_wait.h"
 #include "transport/tl_nic.h"
 
-/* Polls of the worker without progress before a wait loop yields the core (jobs oversubscribe
- * cores; a peer that must progress us needs the CPU). */
+/* Polls of the worker without progress before a wait loop yields the core (symheap's wait
+ * policy, core_wait.h: jobs oversubscribe cores; a peer that must progress us needs the CPU). */
 #define SYMH_TL_UCX_SPIN 64
 /* How long fini waits for its endpoints to close (see symh_tl_ucx_close_eps). */
 #define SYMH_TL_UCX_CLOSE_TIMEOUT_NS (1000000000ull)
@@ -52,6 +52,20 @@ static int symh_tl_ucx_fail(const char *call, ucs_status_t status)
     return SYMH_ERR_TRANSPORT;
 }
 
+/* One round of a wait loop: drives the worker; a round that found nothing to do takes a step of
+ * the wait policy (pause, later yield). `what` names the wait in the hang watch's line (NULL: a
+ * wait bounded by a deadline of its own, which says nothing). */
+static void symh_tl_ucx_poll(symh_wait_t *w, const char *what)
+{
+    if (ucp_worker_progress(symh_ucx.worker) != 0)
+        return; /* progress: poll again at once */
+    if (symh_unlikely(symh_wait_step(w)) && what != NULL) {
+        symh_error("UCX: %s on PE %d has waited %.0f s for its peers (SYMH_HANG_TIMEOUT)", what,
+                   symh_ucx.my_pe, symh_wait_seconds(w));
+        symh_wait_hang_reported();
+    }
+}
+
 /* Drives the worker until `request` (what an _nbx call returned) completes, then frees it. An
  * operation that completed at once still drives the worker once: a PE that polls a word with
  * atomics or gets on itself must keep serving the peers whose operations need its progress
@@ -65,15 +79,10 @@ static int symh_tl_ucx_wait(ucs_status_ptr_t request, const char *call)
     if (UCS_PTR_IS_ERR(request))
         return symh_tl_ucx_fail(call, UCS_PTR_STATUS(request));
     ucs_status_t status;
-    unsigned idle = 0;
-    while ((status = ucp_request_check_status(request)) == UCS_INPROGRESS) {
-        if (ucp_worker_progress(symh_ucx.worker) != 0) {
-            idle = 0;
-        } else if (++idle >= SYMH_TL_UCX_SPIN) {
-            idle = 0;
-            sched_yield();
-        }
-    }
+    symh_wait_t w;
+    symh_wait_start(&w, SYMH_TL_UCX_SPIN);
+    while ((status = ucp_request_check_status(request)) == UCS_INPROGRESS)
+        symh_tl_ucx_poll(&w, call);
     ucp_request_free(request);
     if (status != UCS_OK)
         return symh_tl_ucx_fail(call, status);
@@ -181,7 +190,8 @@ static void symh_tl_ucx_close_eps(void)
         }
     }
     uint64_t deadline = symh_tl_ucx_now_ns() + SYMH_TL_UCX_CLOSE_TIMEOUT_NS;
-    unsigned idle = 0;
+    symh_wait_t w;
+    symh_wait_start(&w, SYMH_TL_UCX_SPIN);
     while (pending > 0) {
         for (int pe = 0; pe < symh_ucx.n_pes; pe++) {
             if (requests[pe] == NULL)
@@ -205,12 +215,7 @@ static void symh_tl_ucx_close_eps(void)
             }
             break;
         }
-        if (ucp_worker_progress(symh_ucx.worker) != 0) {
-            idle = 0;
-        } else if (++idle >= SYMH_TL_UCX_SPIN) {
-            idle = 0;
-            sched_yield();
-        }
+        symh_tl_ucx_poll(&w, NULL);
     }
     free(requests);
 }
@@ -606,15 +611,10 @@ static int symh_tl_ucx_quiet(void)
     if (symh_ucx.worker == NULL)
         return SYMH_OK;
     /* The put_nbi/get_nbi requests are waited for first (see symh_tl_ucx_nbi_done). */
-    unsigned idle = 0;
-    while (__atomic_load_n(&symh_ucx.nbi_pending, __ATOMIC_ACQUIRE) > 0) {
-        if (ucp_worker_progress(symh_ucx.worker) != 0) {
-            idle = 0;
-        } else if (++idle >= SYMH_TL_UCX_SPIN) {
-            idle = 0;
-            sched_yield();
-        }
-    }
+    symh_wait_t w;
+    symh_wait_start(&w, SYMH_TL_UCX_SPIN);
+    while (__atomic_load_n(&symh_ucx.nbi_pending, __ATOMIC_ACQUIRE) > 0)
+        symh_tl_ucx_poll(&w, "symh_quiet (put_nbi/get_nbi completions)");
     ucp_request_param_t param = { .op_attr_mask = 0 };
     int rc =
         symh_tl_ucx_wait(ucp_worker_flush_nbx(symh_ucx.worker, &param), "ucp_worker_flush_nbx");
