@@ -267,7 +267,9 @@ cmd_test() {
     # The repository checks (label `checks`) do not depend on the build flavour: they ran above.
     if step "configure $ASAN_BUILD_DIR/ (clang asan+ubsan fuzz)" configure_asan &&
         step "build $ASAN_BUILD_DIR/" build "$ASAN_BUILD_DIR"; then
-        step "ctest $ASAN_BUILD_DIR/" run_ctest "$ASAN_BUILD_DIR" -LE '^checks$' || true
+        # The oversubscribed 8-PE runs are left to build/ and build-tsan/ (docs/testing.md):
+        # under ASan they cost two minutes and reach no code the 1-4 PE runs do not.
+        step "ctest $ASAN_BUILD_DIR/" run_ctest "$ASAN_BUILD_DIR" -LE '^(checks|np8)$' || true
     else
         skip "ctest $ASAN_BUILD_DIR/" "no build"
     fi

@@ -50,12 +50,13 @@ class Hang : public SymhTest
         unsetenv("SYMH_HANG_TIMEOUT");
         SymhTest::TearDown();
     }
-    // The late PE stays out of symheap for 3 SYMH_HANG_TIMEOUTs, then joins.
+    // The late PE stays out of symheap for 2 SYMH_HANG_TIMEOUTs, then joins: the others' watch
+    // fires after 1 s of waiting, a second before the late PE comes.
     static void be_late()
     {
-        std::this_thread::sleep_for(std::chrono::milliseconds(3000));
+        std::this_thread::sleep_for(std::chrono::milliseconds(2000));
     }
-    // Every PE makes collective call `action`, the late PE 3 s after the others: the late PE
+    // Every PE makes collective call `action`, the late PE 2 s after the others: the late PE
     // logs nothing, every other PE exactly one line naming `call` and the late PE.
     template <typename F> static void expect_one_hang_line(const std::string &call, F action)
     {
