@@ -157,7 +157,6 @@ void expect_out_of_step(Kind odd, Kind rest, Props &p)
     Kind mine = me() == odd_pe() ? odd : rest;
     symh_heap_stats_t was = heap_now();
     int status = SYMH_OK;
-    symh_shim_log_flush(); // 90 pairs in a row: a fresh rate limit (core_log.c) for each
     std::string log = symh_captured_log([&] { status = call(mine, p); });
 
     EXPECT_EQ(SYMH_ERR_MISMATCH, status) << kind_name[odd] << " vs " << kind_name[rest];
