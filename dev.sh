@@ -155,24 +155,29 @@ skip() {
 }
 
 TESTS_PASSED=0
+TESTS_SKIPPED=0
 TESTS_FAILED=0
 
 # Runs ctest in DIR and adds its counts to the totals of the closing line.
 run_ctest() {
-    local dir=$1 out status=0 counts failed total
+    local dir=$1 out status=0 counts failed total skipped
 
     shift
     log "ctest in $dir/"
     out=$(mktemp)
     ctest --test-dir "$dir" --output-on-failure -j"$CTEST_JOBS" --timeout "$CTEST_TIMEOUT" "$@" |
         tee "$out" || status=$?
-    # "100% tests passed, 0 tests failed out of 29"
+    # "100% tests passed, 0 tests failed out of 29": the passed count includes the skipped tests,
+    # which ctest lists after it under "The following tests did not run:" as "  12 - name
+    # (Skipped)" (disabled tests, listed there as "(Disabled)", are in neither count).
     counts=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1 \2/p' "$out")
+    skipped=$(grep -cE '^[[:space:]]+[0-9]+ - .+ \(Skipped\)$' "$out" || true)
     rm -f "$out"
     if [[ -n $counts ]]; then
         read -r failed total <<<"$counts"
         TESTS_FAILED=$((TESTS_FAILED + failed))
-        TESTS_PASSED=$((TESTS_PASSED + total - failed))
+        TESTS_SKIPPED=$((TESTS_SKIPPED + skipped))
+        TESTS_PASSED=$((TESTS_PASSED + total - failed - skipped))
     elif [[ $status -eq 0 ]]; then
         status=1 # no tests ran: that is not a pass
     fi
@@ -234,7 +239,7 @@ print_summary() {
     else
         printf '%d step(s) failed; their output is above\n' "$FAILED"
     fi
-    printf '%d passed, %d failed\n' "$TESTS_PASSED" "$TESTS_FAILED"
+    printf '%d passed, %d skipped, %d failed\n' "$TESTS_PASSED" "$TESTS_SKIPPED" "$TESTS_FAILED"
 }
 
 # The demo needs the library and symh_hello only (examples/CMakeLists.txt), not the test targets:

@@ -32,6 +32,13 @@ set(SYMH_SANITIZER_TEST_ENV
   "ASAN_OPTIONS=detect_stack_use_after_return=0"
   "TSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/tsan.supp:halt_on_error=1:ignore_noninstrumented_modules=1")
 
+# A GoogleTest binary whose GTEST_FILTER selects no test prints this line and exits 0; GoogleTest
+# 1.12 (Debian 12) has no --gtest_fail_if_no_test_selected, so both helpers below make CTest fail
+# such a run on the line (FAIL_REGULAR_EXPRESSION). A run whose selected tests all skip prints
+# "N tests from M test suites ran." and still passes. [^0-9]*: under mpiexec GoogleTest writes
+# to a terminal and colours the line (an escape sequence before the count).
+set(SYMH_GTEST_NONE_SELECTED "\\[==========\\] [^0-9]*0 tests from 0 test suites ran\\.")
+
 # symh_add_unit_test(NAME <name> SOURCES <files...> [LABELS <labels...>] [TIMEOUT <s>])
 # A GoogleTest binary reaching C code only through tests/shim.
 function(symh_add_unit_test)
@@ -44,7 +51,8 @@ function(symh_add_unit_test)
   symh_target_warnings(${T_NAME})
   add_test(NAME ${T_NAME} COMMAND ${T_NAME})
   set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "unit;${T_LABELS}"
-    ENVIRONMENT "${SYMH_SANITIZER_TEST_ENV}")
+    ENVIRONMENT "${SYMH_SANITIZER_TEST_ENV}"
+    FAIL_REGULAR_EXPRESSION "${SYMH_GTEST_NONE_SELECTED}")
 endfunction()
 
 # symh_add_mpi_test(NAME <name> TARGET <executable> [NP <counts...>] [SINGLETON]
@@ -102,12 +110,14 @@ function(symh_add_mpi_test)
         set(test_env ${env})
       endif()
       set_tests_properties(${test} PROPERTIES TIMEOUT ${T_TIMEOUT} PROCESSORS 2
-        LABELS "mpi;np${np};${label};${T_LABELS}" ENVIRONMENT "${test_env}")
+        LABELS "mpi;np${np};${label};${T_LABELS}" ENVIRONMENT "${test_env}"
+        FAIL_REGULAR_EXPRESSION "${SYMH_GTEST_NONE_SELECTED}")
     endforeach()
     if(T_SINGLETON)
       add_test(NAME ${T_NAME}.singleton${suffix} COMMAND ${T_TARGET})
       set_tests_properties(${T_NAME}.singleton${suffix} PROPERTIES TIMEOUT ${T_TIMEOUT}
-        LABELS "mpi;singleton;${label};${T_LABELS}" ENVIRONMENT "${env_one_pe}")
+        LABELS "mpi;singleton;${label};${T_LABELS}" ENVIRONMENT "${env_one_pe}"
+        FAIL_REGULAR_EXPRESSION "${SYMH_GTEST_NONE_SELECTED}")
     endif()
   endforeach()
 endfunction()

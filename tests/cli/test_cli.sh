@@ -64,15 +64,54 @@ bad_config)
     grep -qi 'segmentation\|core dumped\|signal' "$out" && fail "crash"
     ;;
 info)
-    "$build/tools/symh_info" >"$out" 2>&1 || fail "symh_info exited $?"
-    grep -q "^symheap [0-9]" "$out" || fail "no version line"
-    grep -q "^transports: self ipc" "$out" || fail "no transports line"
-    # Every variable of the table, read from the source rather than from symh_info itself.
-    names=$(sed -n 's/^ *X(\([A-Z_]*\),.*/SYMH_\1/p' "$src/src/core/core_config_table.h")
-    [ -n "$names" ] || fail "no variable found in core_config_table.h"
-    for name in $names; do
-        grep -q "^  $name " "$out" || fail "$name missing"
+    # symh_info's report against what the build system knows (tests/cli/CMakeLists.txt passes
+    # SYMHTEST_*), the configuration table's source and the environment given here; no SYMH_*
+    # variable of the caller's leaks in.
+    for name in $(compgen -e); do
+        [[ $name == SYMH_* ]] && unset "$name"
     done
+    for name in SYMHTEST_VERSION SYMHTEST_BUILD_TYPE SYMHTEST_SANITIZE SYMHTEST_TRANSPORTS \
+        SYMHTEST_DEVICE_BACKENDS; do
+        [ -n "${!name:-}" ] || fail "$name not set (run by CTest)"
+    done
+    "$build/tools/symh_info" >"$out" 2>&1 || fail "symh_info exited $?"
+    [ "$(sed -n 1p "$out")" = "symheap $SYMHTEST_VERSION" ] || fail "version is not $SYMHTEST_VERSION"
+    grep -q "^build: $SYMHTEST_BUILD_TYPE, .*, sanitizers: $SYMHTEST_SANITIZE\$" "$out" ||
+        fail "build line is not type $SYMHTEST_BUILD_TYPE, sanitizers $SYMHTEST_SANITIZE"
+    [ "$(sed -n 's/^device backends: //p' "$out" | xargs)" = "$SYMHTEST_DEVICE_BACKENDS" ] ||
+        fail "device backends are not: $SYMHTEST_DEVICE_BACKENDS"
+    [ "$(sed -n 's/^transports: //p' "$out" | xargs)" = "$SYMHTEST_TRANSPORTS" ] ||
+        fail "transports are not: $SYMHTEST_TRANSPORTS"
+    # Every variable of the table with its default, read from the source rather than from
+    # symh_info itself; unset, each is reported at its default and not as set.
+    table=$(sed -n 's/^ *X(\([A-Z_]*\), *[A-Z]*, *"\([^"]*\)".*/SYMH_\1 \2/p' \
+        "$src/src/core/core_config_table.h")
+    [ "$(grep -c . <<<"$table")" -ge 10 ] || fail "no variables found in core_config_table.h"
+    # report NAME: the line under NAME's own line (default, current and where it came from)
+    report() { awk -v name="$1" '$1 == name { getline; sub(/^ +/, ""); print; exit }' "$out"; }
+    while read -r name default; do
+        [ "$(report "$name")" = "default \"$default\", current \"$default\"" ] ||
+            fail "$name: not reported at its default \"$default\", unset"
+    done <<<"$table"
+    # Set, each is reported with the value given and as set; the others stay at their default.
+    SYMH_HEAP_SIZE=64m SYMH_TRANSPORT=ipc SYMH_HOSTID= SYMH_HANG_TIMEOUT=7 \
+        "$build/tools/symh_info" >"$out" 2>&1 || fail "symh_info with valid values exited $?"
+    [ "$(report SYMH_HEAP_SIZE)" = 'default "1g", current "64m" (set)' ] ||
+        fail "SYMH_HEAP_SIZE=64m not reported as set to 64m"
+    [ "$(report SYMH_TRANSPORT)" = 'default "auto", current "ipc" (set)' ] ||
+        fail "SYMH_TRANSPORT=ipc not reported as set to ipc"
+    [ "$(report SYMH_HOSTID)" = 'default "", current "" (set)' ] ||
+        fail "SYMH_HOSTID= (empty) not reported as set"
+    [ "$(report SYMH_HANG_TIMEOUT)" = 'default "300", current "7" (set)' ] ||
+        fail "SYMH_HANG_TIMEOUT=7 not reported as set to 7"
+    [ "$(report SYMH_LOG_LEVEL)" = 'default "warn", current "warn"' ] ||
+        fail "SYMH_LOG_LEVEL, unset, not at its default"
+    grep -q "warning: unknown variable" "$out" && fail "a known variable reported as unknown"
+    SYMH_HEAP_SIZ=64m "$build/tools/symh_info" >"$out" 2>&1 || fail "unknown variable: exit $?"
+    grep -qx "warning: unknown variable SYMH_HEAP_SIZ is ignored" "$out" ||
+        fail "the unknown SYMH_HEAP_SIZ is not named"
+    [ "$(report SYMH_HEAP_SIZE)" = 'default "1g", current "1g"' ] ||
+        fail "SYMH_HEAP_SIZ changed SYMH_HEAP_SIZE"
     "$build/tools/symh_info" --help >"$out" 2>&1 || fail "--help exited $?"
     grep -q "^usage: symh_info" "$out" || fail "--help prints no usage"
     rc=0
@@ -81,7 +120,8 @@ info)
     rc=0
     SYMH_HEAP_SIZE=12q "$build/tools/symh_info" >"$out" 2>&1 || rc=$?
     [ "$rc" -eq 1 ] || fail "invalid value: exit $rc, expected 1"
-    grep -q 'current "12q" (set)  <-- INVALID' "$out" || fail "invalid value not marked"
+    [ "$(report SYMH_HEAP_SIZE)" = 'default "1g", current "12q" (set)  <-- INVALID' ] ||
+        fail "invalid value not marked"
     grep -q "SYMH_HEAP_SIZE='12q'" "$out" || fail "invalid value not explained"
     ;;
 global_exit)
@@ -105,7 +145,8 @@ device_backend)
     # symh_info names the built backends; auto falls back to host with one info line where no
     # GPU backend starts; an explicit cuda/hip that cannot start: one message, no crash.
     "$build/tools/symh_info" >"$out" 2>&1 || fail "symh_info exited $?"
-    grep -q "^device backends: host cuda" "$out" || fail "no device backends line"
+    [ "$(sed -n 's/^device backends: //p' "$out")" = "${SYMHTEST_DEVICE_BACKENDS:-}" ] ||
+        fail "device backends are not what CMake built: ${SYMHTEST_DEVICE_BACKENDS:-}"
     if [ -f /usr/include/hip/hip_runtime_api.h ]; then
         grep -q "^device backends: host cuda hip$" "$out" || fail "HIP headers exist, HIP not built"
     fi

@@ -37,6 +37,8 @@ int main(int argc, char **argv)
         symh_dev_free(&p, 0);
     } else if (strcmp(mode, "past-end") == 0) {
         symh_dev_memcpy_from_device(host, (char *)p + 1, 32);
+    } else if (strcmp(mode, "before-start") == 0) {
+        symh_dev_memcpy_from_device(host, (char *)p - 8, 16);
     } else if (strcmp(mode, "unknown-copy") == 0) {
         symh_dev_memcpy_to_device(host + 32, host, 16);
     } else if (strcmp(mode, "replace-freed") == 0) {

@@ -1,15 +1,28 @@
 #!/usr/bin/env bash
 # dev_alloc_abort.sh PROG: runs PROG (dev_alloc_abort.c) once per misuse with
 # SYMH_REGISTRY=error (and once per misuse with the policy set by symh_registry_set_policy):
-# each run must end by SIGABRT after logging the reason; the correct run must exit 0.
+# each run must end by SIGABRT after logging the reason, that misuse's own (reason_of); the
+# correct run must exit 0.
 set -uo pipefail
 prog=$1
 fail=0
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
+# The words of each misuse's line (reg_dev_alloc.c) that no other misuse's line has.
+reason_of() {
+    case $1 in
+    double-free | foreign | replace-freed) echo "is not a live device allocation" ;;
+    interior) echo "is an interior pointer" ;;
+    mismatch) echo "was allocated on device 1, not device 0" ;;
+    past-end) echo "past its allocation" ;;
+    before-start) echo "starts before the allocation" ;;
+    unknown-copy) echo "is not in a device allocation the registry knows" ;;
+    esac
+}
+
 run() { # expect(abort|ok) env-policy mode
-    local expect=$1 policy=$2 mode=$3 rc
+    local expect=$1 policy=$2 mode=$3 rc reason
     SYMH_REGISTRY=$policy "$prog" "$mode" >"$out" 2>&1
     rc=$?
     if [[ $expect == ok ]]; then
@@ -20,8 +33,9 @@ run() { # expect(abort|ok) env-policy mode
         fi
         return
     fi
-    if [[ $rc -ne 134 ]] || ! grep -q "SYMH_REGISTRY=error: aborting" "$out"; then
-        echo "FAIL: $mode (SYMH_REGISTRY=$policy): exit $rc, expected 134 (SIGABRT) and the reason"
+    reason=$(reason_of "${mode#set-}")
+    if [[ $rc -ne 134 ]] || ! grep "SYMH_REGISTRY=error: aborting" "$out" | grep -qF "$reason"; then
+        echo "FAIL: $mode (SYMH_REGISTRY=$policy): exit $rc, expected 134 (SIGABRT) and the reason \"$reason\""
         cat "$out"
         fail=1
     else
@@ -30,12 +44,12 @@ run() { # expect(abort|ok) env-policy mode
 }
 
 run ok error ok
-for mode in double-free interior foreign mismatch past-end unknown-copy replace-freed; do
+for mode in double-free interior foreign mismatch past-end before-start unknown-copy replace-freed; do
     run abort error "$mode"
     run abort warn "set-$mode"
 done
 # Under warn the same misuses return their code and the program finishes.
-for mode in double-free interior foreign mismatch past-end unknown-copy replace-freed; do
+for mode in double-free interior foreign mismatch past-end before-start unknown-copy replace-freed; do
     run ok warn "$mode"
 done
 exit $fail

@@ -15,6 +15,7 @@
 
 #include <symheap.h>
 
+#include "device_test_env.hpp"
 #include "mpi_test_util.hpp"
 
 namespace
@@ -106,6 +107,8 @@ class DevAlloc : public SymhSuiteInitTest
     {
         SymhTest::SetUp();
         n = symh_device_count();
+        ASSERT_EQ(symh_test::expected_device_count(n), n)
+            << "the devices this run was configured with";
         ASSERT_EQ(SYMH_OK, symh_device_set(0));
         ASSERT_EQ(SYMH_OK, symh_registry_set_policy(SYMH_REGISTRY_WARN));
     }
@@ -292,6 +295,28 @@ TEST_F(DevAlloc, MisuseUnderOff)
     ASSERT_EQ(0, posix_memalign(&foreign, 256, 64));
     EXPECT_EQ("", symh_captured_log([&] { EXPECT_EQ(SYMH_OK, symh_dev_free(&foreign, 0)); }));
     EXPECT_EQ(nullptr, foreign);
+    // Replace of an unknown pointer: freed unchecked as above, then a new allocation is made.
+    ASSERT_EQ(0, posix_memalign(&foreign, 256, 64));
+    EXPECT_EQ("", symh_captured_log(
+                      [&] { EXPECT_EQ(SYMH_OK, symh_dev_alloc_replace(&foreign, 128, nullptr)); }));
+    size_t bytes = 0;
+    EXPECT_EQ(SYMH_OK, symh_dev_get_alloc_stats(SYMH_DEVICE_ANY, &allocs, &bytes));
+    EXPECT_EQ(1u, allocs);
+    EXPECT_EQ(128u, bytes);
+    EXPECT_EQ(SYMH_OK, symh_dev_free(&foreign, SYMH_DEVICE_ANY));
+    // Memory the registry does not know is copied, with no line.
+    char plain[64], other[64];
+    memset(plain, 0x5a, sizeof(plain));
+    memset(other, 0, sizeof(other));
+    EXPECT_EQ("", symh_captured_log([&] {
+                  EXPECT_EQ(SYMH_OK, symh_dev_memcpy_to_device(other, plain, sizeof(other)));
+              }));
+    EXPECT_EQ(0, memcmp(other, plain, sizeof(other)));
+    memset(other, 0x33, sizeof(other));
+    EXPECT_EQ("", symh_captured_log([&] {
+                  EXPECT_EQ(SYMH_OK, symh_dev_memcpy_from_device(plain, other, sizeof(plain)));
+              }));
+    EXPECT_EQ(0, memcmp(other, plain, sizeof(other)));
     // Double free and interior pointers are not caught by the registry: with a pool as the
     // device's resource the pool is what refuses them (a plain resource would really free).
     symh_mr_t *pool = symh_mr_pool_create(symh_mr_get_per_device(0), 1 << 16, 0);
@@ -305,11 +330,19 @@ TEST_F(DevAlloc, MisuseUnderOff)
     EXPECT_EQ(SYMH_OK, symh_dev_free(&p, 0));
     log = symh_captured_log([&] { EXPECT_NE(SYMH_OK, symh_dev_free(&alias, 0)); });
     EXPECT_EQ(std::string::npos, log.find("not a live device allocation")) << log;
-    // Copies are not checked: a range past the end of an allocation is copied.
+    // Copies are not checked: a range past the end of an allocation is copied, both ways (the
+    // 32 bytes past this 64-byte block are free space of the pool's first chunk).
     ASSERT_EQ(SYMH_OK, symh_dev_alloc(&p, 64, &o));
-    char host[96] = { 0 };
+    unsigned char out[96], host[96];
+    for (size_t i = 0; i < sizeof(out); ++i)
+        out[i] = (unsigned char)(i * 5 + 3);
+    memset(host, 0, sizeof(host));
     EXPECT_EQ("", symh_captured_log(
-                      [&] { EXPECT_EQ(SYMH_OK, symh_dev_memcpy_from_device(host, p, 64)); }));
+                      [&] { EXPECT_EQ(SYMH_OK, symh_dev_memcpy_to_device(p, out, sizeof(out))); }));
+    EXPECT_EQ("", symh_captured_log([&] {
+                  EXPECT_EQ(SYMH_OK, symh_dev_memcpy_from_device(host, p, sizeof(host)));
+              }));
+    EXPECT_EQ(0, memcmp(out, host, sizeof(host)));
     EXPECT_EQ(SYMH_OK, symh_dev_free(&p, 0));
     symh_mr_set_per_device(0, prev);
     symh_mr_destroy(pool);
@@ -355,7 +388,21 @@ TEST_F(DevAlloc, CopiesOfInteriorRangesAndPastTheEnd)
         EXPECT_EQ(SYMH_OK, symh_dev_memcpy_to_device(other.data(), pattern.data(), len));
     });
     EXPECT_EQ(0, memcmp(other.data(), pattern.data(), len));
-    // A range starting before the allocation and ending in it.
+    // A range starting before the allocation and ending in it: NOT_REGISTERED, one warning
+    // naming the allocation, nothing copied in either direction.
+    std::fill(back.begin(), back.end(), 0xee);
+    expect_one_line("starts before the allocation", [&] {
+        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_dev_memcpy_from_device(back.data(), d - 16, 32));
+    });
+    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
+    for (unsigned char c : back)
+        ASSERT_EQ(0xee, c);
+    expect_one_line("label \"copies\" it ends in; nothing copied", [&] {
+        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_dev_memcpy_to_device(d - 16, zeros.data(), 32));
+    });
+    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
+    ASSERT_EQ(SYMH_OK, symh_dev_memcpy_from_device(back.data(), d, len));
+    EXPECT_EQ(0, memcmp(back.data(), pattern.data(), len));
     EXPECT_EQ(SYMH_OK, symh_dev_free(&p, SYMH_DEVICE_ANY));
 }
 

@@ -8,6 +8,7 @@
 
 #include <symheap.h>
 
+#include "device_test_env.hpp"
 #include "mpi_test_util.hpp"
 
 extern "C" int symh_dev_hip_built(void);
@@ -42,12 +43,6 @@ class ScopedEnv
     std::string old_;
 };
 
-int expected_host_devices()
-{
-    const char *value = getenv("SYMH_HOST_DEVICES");
-    return value ? atoi(value) : 1;
-}
-
 class DeviceBackend : public SymhTest
 {
 };
@@ -58,7 +53,7 @@ TEST_F(DeviceBackend, HostAlwaysStarts)
     ScopedEnv level("SYMH_LOG_LEVEL", "info");
     std::string log = symh_captured_log([] { ASSERT_EQ(SYMH_OK, symh_init()); });
     EXPECT_EQ(std::string::npos, log.find("SYMH_DEVICE_BACKEND")) << log;
-    EXPECT_EQ(expected_host_devices(), symh_device_count());
+    EXPECT_EQ(symh_test::configured_host_devices(), symh_device_count());
     EXPECT_EQ(SYMH_DEVICE_KIND_HOST, symh_device_kind(SYMH_DEVICE_CURRENT));
     EXPECT_EQ(SYMH_DEVICE_KIND_HOST, symh_device_kind(symh_device_count() - 1));
     symh_finalize();
@@ -72,7 +67,7 @@ TEST_F(DeviceBackend, AutoFallsBackToHostWithOneInfoLine)
     std::string log = symh_captured_log([] { ASSERT_EQ(SYMH_OK, symh_init()); });
     symh_device_kind_t kind = symh_device_kind(0);
     if (kind == SYMH_DEVICE_KIND_HOST) {
-        EXPECT_EQ(expected_host_devices(), symh_device_count());
+        EXPECT_EQ(symh_test::configured_host_devices(), symh_device_count());
         size_t at = log.find("SYMH_DEVICE_BACKEND=auto: no GPU backend can start, using the "
                              "host backend (CUDA: ");
         ASSERT_NE(std::string::npos, at) << log;
@@ -138,10 +133,34 @@ TEST_F(DeviceBackend, BadValueFailsInit)
     }
 }
 
-// The HIP backend is compiled in exactly when CMake found hip/hip_runtime_api.h.
+// The HIP backend is compiled in exactly when SYMH_WITH_HIP is on and hip/hip_runtime_api.h
+// exists: this test looks for the header itself (tests/device/CMakeLists.txt), so a build that
+// misses the header, or builds HIP without it, fails here. A user sees the difference in the
+// reason an explicit SYMH_DEVICE_BACKEND=hip gives for not starting.
+#if __has_include(<hip/hip_runtime_api.h>)
+#define SYMH_TEST_HIP_HEADER 1
+#else
+#define SYMH_TEST_HIP_HEADER 0
+#endif
+
 TEST_F(DeviceBackend, HipBuiltWhereHeadersExist)
 {
-    EXPECT_EQ(SYMH_TEST_HIP_EXPECTED, symh_dev_hip_built());
+    const int expected = SYMH_TEST_WITH_HIP && SYMH_TEST_HIP_HEADER;
+    EXPECT_EQ(expected, symh_dev_hip_built())
+        << "SYMH_WITH_HIP " << SYMH_TEST_WITH_HIP << ", hip/hip_runtime_api.h "
+        << (SYMH_TEST_HIP_HEADER ? "found" : "not found");
+    ScopedEnv backend("SYMH_DEVICE_BACKEND", "hip");
+    int status = SYMH_OK;
+    std::string log = symh_captured_log([&] { status = symh_init(); });
+    if (status == SYMH_OK) {
+        EXPECT_TRUE(expected) << "the HIP backend started in a build without it";
+        symh_finalize();
+        return;
+    }
+    if (symh_test::me() == 0) {
+        bool says_not_built = log.find("symheap was built without HIP") != std::string::npos;
+        EXPECT_EQ(!expected, says_not_built) << log;
+    }
 }
 
 } // namespace

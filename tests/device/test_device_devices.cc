@@ -10,19 +10,14 @@
 
 #include <symheap.h>
 
+#include "device_test_env.hpp"
 #include "mpi_test_util.hpp"
 
 namespace
 {
 
+using symh_test::configured_host_devices;
 using symh_test::log_lines;
-
-// What this run's environment asks for (tests/device/CMakeLists.txt sets SYMH_HOST_DEVICES).
-int expected_devices()
-{
-    const char *value = getenv("SYMH_HOST_DEVICES");
-    return value ? atoi(value) : 1;
-}
 
 class DeviceBeforeInit : public SymhTest
 {
@@ -50,6 +45,8 @@ class Device : public SymhSuiteInitTest
     {
         SymhTest::SetUp();
         n = symh_device_count();
+        ASSERT_EQ(symh_test::expected_device_count(n), n)
+            << "the devices this run was configured with";
         ASSERT_EQ(SYMH_OK, symh_device_set(0));
     }
     int n = 0;
@@ -57,7 +54,8 @@ class Device : public SymhSuiteInitTest
 
 TEST_F(Device, CountIsSymhHostDevices)
 {
-    EXPECT_EQ(expected_devices(), n);
+    ASSERT_GT(configured_host_devices(), 0) << "SYMHTEST_HOST_DEVICES is not a count";
+    EXPECT_EQ(configured_host_devices(), n);
     EXPECT_EQ(SYMH_OK, symh_last_error());
     EXPECT_TRUE(symh_test::same_everywhere((uint64_t)n));
 }
@@ -151,7 +149,7 @@ TEST_F(DeviceConfig, InvalidHostDevicesFailsInit)
     else
         unsetenv("SYMH_HOST_DEVICES");
     ASSERT_EQ(SYMH_OK, symh_init());
-    EXPECT_EQ(expected_devices(), symh_device_count());
+    EXPECT_EQ(configured_host_devices(), symh_device_count());
     symh_finalize();
 }
 

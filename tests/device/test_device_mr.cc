@@ -20,6 +20,7 @@
 
 #include <symheap.h>
 
+#include "device_test_env.hpp"
 #include "mpi_test_util.hpp"
 #include "shim_dev.h"
 
@@ -92,6 +93,8 @@ class Mr : public SymhSuiteInitTest
     {
         SymhTest::SetUp();
         n = symh_device_count();
+        ASSERT_EQ(symh_test::expected_device_count(n), n)
+            << "the devices this run was configured with";
         ASSERT_EQ(SYMH_OK, symh_device_set(0));
         host = symh_mr_host_create();
         ASSERT_NE(nullptr, host);

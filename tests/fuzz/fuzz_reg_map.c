@@ -2,10 +2,13 @@
  * that is a plain array of ranges, searched linearly. Every 3 bytes are one step (op, a, b) over
  * a 1024-byte address space near the top of the address space (so that overflowing lengths are
  * reachable): insert [a*4, +b) (b 0: a zero length; op bit: a length that wraps), remove at any
- * byte, lookup, remove_if by a device bit, or a run of up to 64 inserts or removes at a, a + 4,
- * ... (so that a short input fills and empties several B+tree leaves: splits, borrows, merges and
- * the root growing a level and losing it). Aborts when a status, a conflict, a removed or a
- * looked-up entry, or the count disagrees with the model, or when the map's check() fails. */
+ * byte, take at any byte (b's bits: an accept callback that takes anything, only the start of a
+ * range, only a device, or nothing; with or without *found), lookup, remove_if by a device bit,
+ * or a run of up to 64 inserts or removes at a, a + 4, ... (so that a short input fills and
+ * empties several B+tree leaves: splits, borrows, merges and the root growing a level and losing
+ * it). Aborts when a status, a conflict, a removed, taken or looked-up entry, a call of take's
+ * callback, or the count disagrees with the model, or when the map's check() fails. The seed
+ * corpus (tests/fuzz/corpus/fuzz_reg_map/) has one input per operation. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -138,6 +141,64 @@ static void fuzz_remove(symh_reg_map_t *map, fuzz_model_t *model, uintptr_t a)
     }
 }
 
+/* What take's callback is told, and what it saw. */
+typedef struct {
+    int mode;       /* 0: take anything, 1: only at a range's start, 2: only `device`, 3: none */
+    uintptr_t addr; /* the address given to take */
+    int device;     /* mode 2 */
+    int calls;      /* how often take called it */
+    symh_reg_entry_t seen;
+} fuzz_take_t;
+
+static int fuzz_accept(const symh_reg_entry_t *e, void *arg)
+{
+    fuzz_take_t *t = arg;
+
+    t->calls++;
+    t->seen = *e;
+    if (t->mode == 1 && e->base != t->addr)
+        return SYMH_ERR_NOT_REGISTERED;
+    if (t->mode == 2 && e->device != t->device)
+        return SYMH_ERR_DEVICE_MISMATCH;
+    return t->mode == 3 ? SYMH_ERR_OVERLAP : SYMH_OK;
+}
+
+/* One take at any byte with a callback that may refuse, checked against the model (which it
+ * updates): the callback runs once, on the model's range, exactly when a range holds `a`;
+ * *found gets that range even when the callback refuses, and is left alone when none holds
+ * `a`; a refusal is take's status and removes nothing. */
+static void fuzz_take(symh_reg_map_t *map, fuzz_model_t *model, uintptr_t a, uint8_t b)
+{
+    symh_reg_entry_t out, untouched;
+    fuzz_take_t t;
+    long hit = fuzz_model_find(model, a);
+    int with_found = (b & 16) == 0, status, want;
+
+    memset(&t, 0, sizeof(t));
+    t.mode = (b >> 2) & 3;
+    t.addr = a;
+    t.device = b >> 5;
+    memset(&out, 0x5c, sizeof(out));
+    untouched = out;
+    status = symh_reg_map_take(map, a, fuzz_accept, &t, with_found ? &out : NULL);
+    if (hit < 0) {
+        fuzz_require(status == SYMH_ERR_NOT_REGISTERED && t.calls == 0);
+        fuzz_require(memcmp(&out, &untouched, sizeof(out)) == 0);
+        return;
+    }
+    fuzz_require(t.calls == 1 && fuzz_same(&t.seen, &model->live[hit]));
+    fuzz_require(!with_found || fuzz_same(&out, &model->live[hit]));
+    if (t.mode == 1 && model->live[hit].base != a)
+        want = SYMH_ERR_NOT_REGISTERED;
+    else if (t.mode == 2 && model->live[hit].device != t.device)
+        want = SYMH_ERR_DEVICE_MISMATCH;
+    else
+        want = t.mode == 3 ? SYMH_ERR_OVERLAP : SYMH_OK;
+    fuzz_require(status == want);
+    if (status == SYMH_OK)
+        fuzz_model_drop(model, (size_t)hit);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static fuzz_model_t model; /* static: no large stack frame per input */
@@ -162,9 +223,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fuzz_insert(map, &model, a, op == 2 && (b & 1) ? (size_t)(UINTPTR_MAX - a) + 1 + b : b,
                         (int)(data[i] >> 3));
             break;
-        case 3:
-        case 4: /* remove at any byte */
+        case 3: /* remove at any byte */
             fuzz_remove(map, &model, a + b % 4);
+            break;
+        case 4: /* take at any byte */
+            fuzz_take(map, &model, a + b % 4, (uint8_t)b);
             break;
         case 5:
         case 6: /* lookup */
