@@ -1,17 +1,21 @@
 // Multi-PE tests of the NIC domain (docs/transports.md): run only in the configurations where some
 // peer routes through a NIC transport (UCX or libfabric), which each test asserts first. Routes
 // and pointer queries; unregistered local buffers refused with nothing sent, registered ones and
-// device allocations accepted; a symmetric region reached over the NIC; many non-blocking
-// operations completed by one quiet; wait_until on NIC-delivered data; atomics from IPC and NIC
-// peers on one word; PEs that reach finalize at different times.
+// device allocations accepted, GPU memory (a pretended GPU backend) refused; a symmetric region
+// reached over the NIC; many non-blocking operations completed by one quiet; atomics from IPC
+// and NIC peers on one word; PEs that reach finalize at different times, with what they left
+// outstanding found at its targets after finalize. Starting a transport: test_mpi_nic_start.cc;
+// the token ring: test_mpi_nic_ring.cc.
 #define OMPI_SKIP_MPICXX  1
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -26,6 +30,7 @@
 
 #include "mpi_test_util.hpp"
 #include "shim_core.h"
+#include "shim_dev.h"
 
 namespace
 {
@@ -47,40 +52,6 @@ std::vector<int> nic_peers()
     return peers;
 }
 
-// A NIC transport that cannot start (UCX given no usable wire, or libfabric an unknown provider)
-// fails symh_init on every PE with SYMH_ERR_TRANSPORT and the library's reason logged, leaves
-// nothing initialized, and a later init without the bad setting works (the Nic suite below).
-class NicStart : public SymhTest
-{
-};
-
-TEST_F(NicStart, TransportThatCannotStartFailsInitEverywhere)
-{
-    bool ucx = std::string(symh_shim_tl_nic_built()).find("ucx") != std::string::npos;
-    const char *var = ucx ? "UCX_TLS" : "SYMH_OFI_PROVIDER";
-    // The configuration's own settings come back afterwards.
-    const char *was_transport = getenv("SYMH_TRANSPORT"), *was_var = getenv(var);
-    std::string transport = was_transport ? was_transport : "", value = was_var ? was_var : "";
-    setenv("SYMH_TRANSPORT", ucx ? "ucx" : "ofi", 1);
-    setenv(var, "no_such_wire", 1);
-    int status = SYMH_OK;
-    // At the thread level of the Nic suite: the failed init leaves MPI up at that level.
-    std::string log =
-        symh_captured_log([&] { status = symh_init_thread(SYMH_THREAD_MULTIPLE, nullptr); });
-    if (was_var)
-        setenv(var, value.c_str(), 1);
-    else
-        unsetenv(var);
-    if (was_transport)
-        setenv("SYMH_TRANSPORT", transport.c_str(), 1);
-    else
-        unsetenv("SYMH_TRANSPORT");
-    EXPECT_EQ(0, symh_initialized());
-    EXPECT_NE(std::string::npos, log.find(ucx ? "ucp_init failed" : "fi_getinfo failed")) << log;
-    EXPECT_EQ(SYMH_ERR_TRANSPORT, status);
-    EXPECT_EQ(npes(), count_pes(status == SYMH_ERR_TRANSPORT)) << "every PE failed";
-}
-
 // The suite runs at SYMH_THREAD_MULTIPLE (the NIC transports then use their thread-safe modes),
 // so that NicThreads can call from several threads at once.
 class Nic : public SymhTest
@@ -91,6 +62,10 @@ class Nic : public SymhTest
         int provided = -1;
         ASSERT_EQ(SYMH_OK, symh_init_thread(SYMH_THREAD_MULTIPLE, &provided));
         ASSERT_EQ(SYMH_THREAD_MULTIPLE, provided);
+    }
+    static void TearDownTestSuite()
+    {
+        symh_finalize();
     }
     void SetUp() override
     {
@@ -236,6 +211,96 @@ TEST_F(Nic, DeviceAllocationIsALocalSideWithoutRegistration)
     symh_free(target);
 }
 
+// GPU memory is not carried by the NIC (docs/transports.md "The NIC domain"; tl_nic.c): on a
+// GPU backend (pretended on the host: the shim's copy of the host backend under another name) a
+// device allocation is not mapped for the NIC, and as the local side of a NIC operation it is
+// refused with SYMH_ERR_UNSUPPORTED and one line, nothing sent and nothing written. To an IPC
+// peer (the mixed configuration) it is copied through the backend.
+class PretendGpu
+{
+  public:
+    PretendGpu()
+    {
+        on_ = symh_shim_dev_pretend_gpu(1) == SYMH_OK;
+    }
+    ~PretendGpu()
+    {
+        symh_shim_dev_pretend_gpu(0);
+    }
+    PretendGpu(const PretendGpu &) = delete;
+    PretendGpu &operator=(const PretendGpu &) = delete;
+    bool on() const
+    {
+        return on_;
+    }
+
+  private:
+    bool on_;
+};
+
+TEST_F(Nic, GpuMemoryIsRefusedAsTheLocalSideOfANicOperation)
+{
+    const size_t chunk = 4096;
+    int n = npes();
+    // Chunk p of every PE's target is what PE p sends it.
+    auto *target = (unsigned char *)symh_malloc((size_t)n * chunk);
+    ASSERT_NE(nullptr, target);
+    memset(target, 0x11, (size_t)n * chunk);
+    symh_barrier_all();
+    {
+        PretendGpu gpu;
+        ASSERT_TRUE(gpu.on());
+        void *dev = nullptr;
+        ASSERT_EQ(SYMH_OK, symh_dev_alloc(&dev, chunk, nullptr));
+        std::vector<unsigned char> host(chunk, (unsigned char)(0x40 + me()));
+        ASSERT_EQ(SYMH_OK, symh_dev_memcpy_to_device(dev, host.data(), chunk));
+        unsigned char *mine = target + (size_t)me() * chunk;
+        const std::string refusal = "is pretend-gpu device memory, which the " +
+                                    expected_route(nic_peers().front()) +
+                                    " transport does not carry";
+        for (int pe : nic_peers()) {
+            std::string log = symh_captured_log([&] { symh_putmem(mine, dev, chunk, pe); });
+            EXPECT_EQ(SYMH_ERR_UNSUPPORTED, symh_last_error()) << "put to PE " << pe;
+            EXPECT_EQ(1u, log_lines(log)) << log;
+            EXPECT_EQ(1u, count_lines(log, "symh_putmem: the local buffer")) << log;
+            EXPECT_EQ(1u, count_lines(log, refusal)) << log;
+            log = symh_captured_log([&] { symh_getmem(dev, mine, chunk, pe); });
+            EXPECT_EQ(SYMH_ERR_UNSUPPORTED, symh_last_error()) << "get from PE " << pe;
+            EXPECT_EQ(1u, count_lines(log, refusal)) << log;
+            log = symh_captured_log([&] { symh_putmem_nbi(mine, dev, 8, pe); });
+            EXPECT_EQ(SYMH_ERR_UNSUPPORTED, symh_last_error()) << "put_nbi to PE " << pe;
+            EXPECT_EQ(1u, count_lines(log, refusal)) << log;
+            log = symh_captured_log([&] { symh_getmem_nbi(dev, mine, 8, pe); });
+            EXPECT_EQ(SYMH_ERR_UNSUPPORTED, symh_last_error()) << "get_nbi from PE " << pe;
+            EXPECT_EQ(1u, count_lines(log, refusal)) << log;
+            log = symh_captured_log(
+                [&] { symh_long_iput((long *)mine, (const long *)dev, 2, 1, 4, pe); });
+            EXPECT_EQ(SYMH_ERR_UNSUPPORTED, symh_last_error()) << "iput to PE " << pe;
+            EXPECT_EQ(1u, count_lines(log, refusal)) << log;
+        }
+        symh_quiet();
+        for (int pe = 0; pe < n; ++pe)
+            if (expected_route(pe) == "ipc") {
+                symh_putmem(mine, dev, chunk, pe);
+                EXPECT_EQ(SYMH_OK, symh_last_error()) << "put to the IPC peer " << pe;
+            }
+        symh_barrier_all();
+        std::fill(host.begin(), host.end(), 0);
+        ASSERT_EQ(SYMH_OK, symh_dev_memcpy_from_device(host.data(), dev, chunk));
+        for (size_t i = 0; i < chunk; ++i)
+            ASSERT_EQ(0x40 + me(), host[i]) << "a refused get wrote byte " << i;
+        for (int pe = 0; pe < n; ++pe) {
+            unsigned char want = expected_route(pe) == "ipc" ? (unsigned char)(0x40 + pe) : 0x11;
+            for (size_t i = 0; i < chunk; ++i)
+                ASSERT_EQ(want, target[(size_t)pe * chunk + i])
+                    << "from PE " << pe << " (" << expected_route(pe) << ") byte " << i;
+        }
+        EXPECT_EQ(SYMH_OK, symh_dev_free(&dev, SYMH_DEVICE_ANY));
+        symh_barrier_all();
+    }
+    symh_free(target);
+}
+
 TEST_F(Nic, SymmetricRegionIsReachableOverTheNic)
 {
     const size_t page = 4096, length = 8 * page;
@@ -305,27 +370,6 @@ TEST_F(Nic, ManyNonBlockingOperationsCompleteWithOneQuiet)
     symh_barrier_all();
     symh_free(flag);
     symh_free(data);
-}
-
-// A token goes around the ring 50 times with p + wait_until: every hop a NIC or IPC delivery
-// the receiver waits for.
-TEST_F(Nic, TokenRingWithWaitUntil)
-{
-    auto *token = (long *)symh_calloc(1, sizeof(long));
-    ASSERT_NE(nullptr, token);
-    symh_barrier_all();
-    int n = npes(), right = (me() + 1) % n;
-    for (long lap = 1; lap <= 50; ++lap) {
-        long value = lap * n + me();
-        if (me() != 0 || lap > 1) // PE 0 starts the first lap
-            symh_long_wait_until(token, SYMH_CMP_EQ, value - 1);
-        symh_long_p(token, value, right);
-        symh_quiet();
-    }
-    if (me() == 0)
-        symh_long_wait_until(token, SYMH_CMP_EQ, 51L * n - 1);
-    symh_barrier_all();
-    symh_free(token);
 }
 
 // Every PE adds to one word of PE 0 and takes a compare-swap lock on it: IPC and NIC peers on
@@ -415,27 +459,63 @@ TEST_F(Nic, ThreadsIssueOperationsConcurrently)
     symh_free(slots);
 }
 
-// PEs reach finalize at different times, with non-blocking puts still outstanding: finalize
-// completes them and nobody hangs (the CTest timeout would catch it); a new init works.
+// PEs reach finalize at different times with non-blocking puts to a NIC peer still outstanding.
+// symh_finalize completes them at their targets (docs/transports.md "Completion, ordering and
+// progress": quiet, then a barrier that drives the NIC, then the NIC state goes) and nobody
+// hangs; a new init works. The heap is gone after finalize, so each target reads what arrived
+// through a descriptor of its heap's memory object taken before (the shim): every word from its
+// origin, from the call before that origin's symh_finalize.
 class NicFinalize : public SymhTest
 {
 };
 
-TEST_F(NicFinalize, PesThatFinishAtDifferentTimesDoNotHang)
+TEST_F(NicFinalize, PutsOutstandingAtFinalizeHaveArrivedWhenItReturns)
 {
+    const size_t words = 1 << 21, per_put = 8192; // 16 MiB in 256 puts of 64 KiB
+    const long page = sysconf(_SC_PAGESIZE);
     for (int round = 0; round < 2; ++round) {
         ASSERT_EQ(SYMH_OK, symh_init());
-        auto *data = (long *)symh_calloc(1024, sizeof(long));
+        // A NIC peer for every PE, in every configuration: the next pretend node's PE (mixed),
+        // else the right neighbour.
+        int n = npes(), step = symh_test_node_size() > 0 ? symh_test_node_size() : 1;
+        ASSERT_LT(step, n);
+        int target = (me() + step) % n, origin = (me() + n - step) % n;
+        ASSERT_TRUE(is_nic(expected_route(target))) << expected_route(target);
+        auto value = [round](int pe, size_t i) {
+            return (long)pe << 40 | (long)round << 32 | (long)i;
+        };
+        auto *data = (long *)symh_calloc(2 * words, sizeof(long));
         ASSERT_NE(nullptr, data);
-        for (size_t i = 0; i < 512; ++i)
-            data[i] = me();
+        for (size_t i = 0; i < words; ++i)
+            data[i] = value(me(), i);
+        long *arrivals = data + words;
+        int fd = -1;
+        size_t offset = 0;
+        ASSERT_EQ(SYMH_OK, symh_shim_dev_heap_export_fd(arrivals, &fd, &offset));
         symh_barrier_all();
         // From the heap (registered): left outstanding for finalize to complete.
-        symh_long_put_nbi(data + 512, data, 512, (me() + 1) % npes());
-        if (me() == round % npes())
+        for (size_t i = 0; i < words; i += per_put)
+            symh_long_put_nbi(arrivals + i, data + i, per_put, target);
+        EXPECT_EQ(SYMH_OK, symh_last_error());
+        if (me() == round % n)
             usleep(300 * 1000);
         symh_finalize();
         EXPECT_FALSE(symh_initialized());
+
+        size_t start = offset / (size_t)page * (size_t)page, skip = offset - start;
+        size_t length = skip + words * sizeof(long);
+        void *m = mmap(nullptr, length, PROT_READ, MAP_SHARED, fd, (off_t)start);
+        ASSERT_NE(MAP_FAILED, m) << strerror(errno);
+        const long *seen = (const long *)((const char *)m + skip);
+        size_t wrong = 0, first = words;
+        for (size_t i = 0; i < words; ++i)
+            if (seen[i] != value(origin, i) && wrong++ == 0)
+                first = i;
+        EXPECT_EQ(0u, wrong) << "round " << round << ": of " << words << " words from PE " << origin
+                             << ", first wrong: " << first << " = "
+                             << (first < words ? seen[first] : 0);
+        munmap(m, length);
+        close(fd);
     }
 }
 

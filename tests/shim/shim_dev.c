@@ -2,7 +2,12 @@
  * active_ pair, to the active backend's). */
 #include "shim_dev.h"
 
+#include <stdint.h>
+
+#include <symheap/status.h>
+
 #include "device/dev.h"
+#include "heap/heap_window.h"
 
 size_t symh_shim_dev_granularity(int recommended)
 {
@@ -77,4 +82,31 @@ int symh_shim_dev_active_fill(void *va, int byte, size_t size)
 int symh_shim_dev_active_copy(void *dst, const void *src, size_t size)
 {
     return symh_dev->copy(dst, src, size);
+}
+
+int symh_shim_dev_pretend_gpu(int on)
+{
+    static symh_dev_ops_t pretend;
+
+    if (!on) {
+        symh_dev = symh_dev_host;
+        return SYMH_OK;
+    }
+    if (symh_dev != symh_dev_host)
+        return SYMH_ERR_UNSUPPORTED;
+    pretend = symh_dev_host_ops;
+    pretend.name = "pretend-gpu";
+    symh_dev = &pretend;
+    return SYMH_OK;
+}
+
+int symh_shim_dev_heap_export_fd(const void *addr, int *fd, size_t *offset)
+{
+    const symh_heap_window_t *w = &symh_heap_window;
+    uintptr_t a = (uintptr_t)addr, heap = (uintptr_t)w->heap;
+
+    if (w->heap_mem == NULL || a < heap || a - heap >= w->heap_size)
+        return SYMH_ERR_INVALID_ARG;
+    *offset = (size_t)(a - heap);
+    return symh_dev_host->export_fd(w->heap_mem, fd);
 }

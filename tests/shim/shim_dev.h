@@ -30,6 +30,18 @@ int symh_shim_dev_copy(void *dst, const void *src, size_t size);
 int symh_shim_dev_active_fill(void *va, int byte, size_t size);
 int symh_shim_dev_active_copy(void *dst, const void *src, size_t size);
 
+/* A GPU backend pretended on the host, while symheap is initialized on the host backend: `on` 1
+ * makes the active backend (symh_dev) a copy of the host backend's table named "pretend-gpu",
+ * so that what symheap does differently for GPU memory (a device allocation is not mapped for
+ * the NIC; a node-local copy of it goes through the backend) happens to host memory; `on` 0
+ * brings the host backend back (symh_finalize does too). The device memory resources keep the
+ * backend they were made with, so device allocations stay host memory. */
+int symh_shim_dev_pretend_gpu(int on);
+/* While symheap is initialized: a descriptor of the memory object behind this PE's symmetric
+ * heap (the caller closes it) and the offset in it of `addr`, a heap address. Mapped after
+ * symh_finalize, it shows what the heap held when finalize took the heap down. */
+int symh_shim_dev_heap_export_fd(const void *addr, int *fd, size_t *offset);
+
 #ifdef __cplusplus
 }
 #endif

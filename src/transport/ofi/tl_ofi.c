@@ -406,6 +406,9 @@ static void symh_tl_ofi_check_atomics(void)
     for (int t = 0; t < 2; ++t) {
         enum fi_datatype dt = t == 0 ? FI_UINT32 : FI_UINT64;
         for (int op = 0; op < SYMH_OFI_N_AMO; ++op) {
+            /* The tests' provider without this operation on this word size: fault site n is
+             * word size n / 8 (32, 64 bits), operation n % 8. */
+            int lacking = symh_fault_hit("amo: ofi atomicvalid");
             for (int fetch = 0; fetch < 2; ++fetch) {
                 size_t count = 0;
                 int ok;
@@ -419,7 +422,7 @@ static void symh_tl_ofi_check_atomics(void)
                     ok = fi_fetch_atomicvalid(symh_tl_ofi_state.ep, dt, base_op[op], &count) == 0;
                 else
                     ok = fi_atomicvalid(symh_tl_ofi_state.ep, dt, base_op[op], &count) == 0;
-                ok = ok && count >= 1;
+                ok = ok && count >= 1 && !lacking;
                 symh_tl_ofi_state.amo_ok[t][op][fetch] = (unsigned char)ok;
             }
             /* Usable: a fetching form where the op fetches; either form where it does not. */
