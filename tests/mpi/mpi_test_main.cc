@@ -1,5 +1,6 @@
 // main() of every multi-PE GoogleTest binary: output from PE 0 only, and the whole job aborted
-// on the first failure on any PE, so no PE waits forever for a peer that stopped.
+// on the first failure on any PE, so no PE waits forever for a peer that stopped. A warning or
+// error symheap logs outside every test (a suite's symh_init and symh_finalize) aborts it too.
 //
 // SYMHTEST_NODE_SIZE=k (set by symh_add_mpi_test's ENVS) gives PE i the SYMH_HOSTID "node<i/k>",
 // so one machine stands in for several nodes. Binaries built with SYMH_TEST_APP_INITS_MPI call
@@ -76,6 +77,11 @@ bool expected_mapped(int pe)
     return route == "self" || route == "ipc";
 }
 
+bool expected_reachable(int pe)
+{
+    return expected_route(pe) != "none";
+}
+
 int count_pes(bool flag)
 {
     int mine = flag ? 1 : 0, total = 0;
@@ -96,6 +102,17 @@ bool same_everywhere(uint64_t value)
 namespace
 {
 
+// Ends the whole job (MPI_Abort while MPI is up), so no PE waits for this one.
+[[noreturn]] void symh_test_abort_job()
+{
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (initialized && !finalized)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    _exit(1);
+}
+
 class AbortOnFailure : public ::testing::EmptyTestEventListener
 {
     void OnTestPartResult(const ::testing::TestPartResult &result) override
@@ -107,12 +124,42 @@ class AbortOnFailure : public ::testing::EmptyTestEventListener
                 result.file_name() ? result.file_name() : "?", result.line_number(),
                 result.summary());
         fflush(stderr);
-        int initialized = 0, finalized = 0;
-        MPI_Initialized(&initialized);
-        MPI_Finalized(&finalized);
-        if (initialized && !finalized)
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        _exit(1);
+        symh_test_abort_job();
+    }
+};
+
+// What runs outside every test: a suite's SetUpTestSuite (symh_init) before its first test and
+// its TearDownTestSuite (symh_finalize) after its last. SymhTest's own check covers a test's
+// SetUp to TearDown only (its SetUp forgets what came before), so this listener checks the
+// gaps on every PE: the init and finalize of a healthy job log no warning or error at the
+// default level, and a line there ends the job with a non-zero exit status.
+class SilentOutsideTests : public ::testing::EmptyTestEventListener
+{
+    void OnTestStart(const ::testing::TestInfo &test) override
+    {
+        check(std::string("before ") + test.test_suite_name() + "." + test.name() +
+              " (its suite's SetUpTestSuite: symh_init)");
+    }
+    void OnTestEnd(const ::testing::TestInfo &test) override
+    {
+        check(std::string("after ") + test.test_suite_name() + "." + test.name() +
+              " (after its fixture's TearDown)");
+    }
+    void OnTestSuiteEnd(const ::testing::TestSuite &suite) override
+    {
+        check(std::string("after the tests of ") + suite.name() +
+              " (its TearDownTestSuite: symh_finalize)");
+    }
+    static void check(const std::string &when)
+    {
+        std::string lines = symh_shim_log_unexpected();
+        symh_shim_log_reset_unexpected();
+        if (lines.empty())
+            return;
+        fprintf(stderr, "[rank %d] FAILED: unexpected warning or error logged %s:\n%s",
+                symh_test_world_rank(), when.c_str(), lines.c_str());
+        fflush(stderr);
+        symh_test_abort_job();
     }
 };
 
@@ -135,6 +182,10 @@ int main(int argc, char **argv)
     if (rank != 0)
         delete listeners.Release(listeners.default_result_printer());
     listeners.Append(new AbortOnFailure);
+    listeners.Append(new SilentOutsideTests);
+    // Lines of a suite-level symh_init before the first test's SetUp are recorded too.
+    symh_shim_log_install();
+    symh_shim_log_reset_unexpected();
 
     int failed = RUN_ALL_TESTS();
 #ifdef SYMH_TEST_APP_INITS_MPI

@@ -37,9 +37,9 @@ int symh_test_node_size();
 // which every multi-PE test binary has initialized by the time a test runs).
 namespace symh_test
 {
-int me();                             // symh_test_world_rank()
-int npes();                           // the size of MPI_COMM_WORLD
-int count_pes(bool flag);             // on how many PEs `flag` holds (collective)
+int me();                 // symh_test_world_rank()
+int npes();               // the size of MPI_COMM_WORLD
+int count_pes(bool flag); // on how many PEs `flag` holds (collective)
 // The route this job's configuration gives PE `pe` from this PE, as symh_pe_transport names it
 // ("self", "ipc", "ucx", "ofi", "none"), from SYMH_TRANSPORT, SYMH_DISABLE_MIXED_IPC, the pretend
 // nodes (SYMHTEST_NODE_SIZE) and SYMHTEST_NIC (the NIC transport auto picks in this build, set
@@ -47,6 +47,8 @@ int count_pes(bool flag);             // on how many PEs `flag` holds (collectiv
 std::string expected_route(int pe);
 // Whether `pe` is reachable by load/store from this PE under the configuration.
 bool expected_mapped(int pe);
+// Whether `pe` has any route from this PE under the configuration (RMA reaches it).
+bool expected_reachable(int pe);
 bool same_everywhere(uint64_t value); // whether every PE passed the same value (collective)
 
 // Lines of a captured log.
@@ -95,13 +97,34 @@ template <typename T> class reg_vector
     }
     reg_vector(const reg_vector &) = delete;
     reg_vector &operator=(const reg_vector &) = delete;
-    T *data() { return p_; }
-    const T *data() const { return p_; }
-    size_t size() const { return n_; }
-    T &operator[](size_t i) { return p_[i]; }
-    const T &operator[](size_t i) const { return p_[i]; }
-    T *begin() { return p_; }
-    T *end() { return p_ + n_; }
+    T *data()
+    {
+        return p_;
+    }
+    const T *data() const
+    {
+        return p_;
+    }
+    size_t size() const
+    {
+        return n_;
+    }
+    T &operator[](size_t i)
+    {
+        return p_[i];
+    }
+    const T &operator[](size_t i) const
+    {
+        return p_[i];
+    }
+    T *begin()
+    {
+        return p_;
+    }
+    T *end()
+    {
+        return p_ + n_;
+    }
 
   private:
     size_t n_, bytes_;

@@ -1,8 +1,9 @@
 // Multi-PE tests of symh_barrier_all / symh_sync_all and of the agreement riding on them: the
-// barrier orders stores before it with loads after it, many barriers finish quickly even with
-// 8 PEs on 2 cores, collective allocation still agrees (and disagrees) correctly when its payload
-// rides the shared-memory barrier, the job uses shared memory exactly when every PE is on one
-// node, and both calls fail cleanly before init.
+// barrier orders every PE's stores and puts before it with loads after it (checked on the
+// values, round after round), many barriers finish quickly even with 8 PEs on 2 cores,
+// collective allocation still agrees (and disagrees) correctly when its payload rides the
+// shared-memory barrier, the job uses shared memory exactly when every PE is on one node, and
+// both calls fail cleanly before init.
 #define OMPI_SKIP_MPICXX  1
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
@@ -12,6 +13,7 @@
 
 #include <symheap.h>
 #include <symheap/barrier.h>
+#include <symheap/rma.h>
 
 #include "mpi_test_util.hpp"
 #include "shim_coll.h"
@@ -62,51 +64,99 @@ TEST_F(Barrier, SharedMemoryExactlyWhenEveryPeIsOnOneNode)
     EXPECT_TRUE(same_everywhere((uint64_t)symh_shim_coll_uses_shm()));
 }
 
-// Every PE stores round r into its own block, passes the barrier, and must then see r in every
-// peer's block it can load from. A barrier that let a PE through before a peer's store would
-// show r - 1. The second barrier keeps the next round's store away from this round's readers.
+// Each PE's slots: one per PE and per round parity, written only by that PE.
+class RoundSlots
+{
+  public:
+    RoundSlots() : n_(npes())
+    {
+        slots_ = static_cast<uint64_t *>(symh_calloc(2 * (size_t)n_, sizeof(uint64_t)));
+    }
+    ~RoundSlots()
+    {
+        symh_free(slots_);
+    }
+    bool ok() const
+    {
+        return slots_ != nullptr;
+    }
+    // Writes this round's value into this PE's slot on every PE, by the route the configuration
+    // gives each peer (a store through the mapped copy, or a NIC put).
+    void write(uint64_t round)
+    {
+        uint64_t value = round * 1000 + (uint64_t)me();
+        uint64_t *mine = &slots_[(round % 2) * (size_t)n_ + (size_t)me()];
+        for (int pe = 0; pe < n_; ++pe) {
+            if (expected_mapped(pe)) {
+                auto *peer = static_cast<volatile uint64_t *>(symh_ptr(mine, pe));
+                ASSERT_NE(nullptr, peer) << "PE " << pe << " is routed " << expected_route(pe);
+                *peer = value;
+            } else {
+                symh_uint64_p(mine, value, pe);
+            }
+        }
+        ASSERT_EQ(SYMH_OK, symh_last_error()) << "round " << round;
+    }
+    // After the round's barrier every PE's value of this round is here. A barrier that let this
+    // PE through before a peer wrote shows that peer's value of two rounds before (or 0).
+    void check(uint64_t round, const char *call) const
+    {
+        const volatile uint64_t *here = &slots_[(round % 2) * (size_t)n_];
+        for (int pe = 0; pe < n_; ++pe)
+            ASSERT_EQ(round * 1000 + (uint64_t)pe, here[pe])
+                << "after " << call << " of round " << round << ", the slot of PE " << pe;
+    }
+
+  private:
+    int n_;
+    uint64_t *slots_;
+};
+
+// Every PE writes round r into its slot on every PE (stores to mapped peers, puts to the
+// others), passes the barrier and must then find round r in every PE's slot. Two slots per PE,
+// by the round's parity: a PE one round ahead writes the other one, and it cannot be two
+// rounds ahead before this PE has arrived at the next barrier. symh_barrier_all completes the
+// puts itself; symh_sync_all does not, so symh_quiet comes first there.
 TEST_F(Barrier, OrdersStoresBeforeItWithLoadsAfterIt)
 {
-    int n = npes(), me = symh_my_pe(), reachable = 0;
-    auto *block = static_cast<volatile uint64_t *>(symh_malloc(sizeof(uint64_t)));
-    ASSERT_NE(nullptr, block);
-    *block = 0;
+    RoundSlots slots;
+    ASSERT_TRUE(slots.ok());
     symh_barrier_all();
     for (uint64_t round = 1; round <= 2000; ++round) {
-        *block = round * 1000 + (uint64_t)me;
-        symh_barrier_all();
-        ASSERT_EQ(SYMH_OK, symh_last_error());
-        reachable = 0;
-        for (int pe = 0; pe < n; ++pe) {
-            auto *peer = static_cast<volatile uint64_t *>(
-                symh_shim_peer_addr(const_cast<uint64_t *>(block), pe));
-            if (peer == nullptr)
-                continue;
-            ++reachable;
-            ASSERT_EQ(round * 1000 + (uint64_t)pe, *peer) << "round " << round << ", PE " << pe;
+        slots.write(round);
+        if (round % 2) {
+            symh_barrier_all();
+        } else {
+            symh_quiet();
+            symh_sync_all();
         }
-        symh_sync_all();
         ASSERT_EQ(SYMH_OK, symh_last_error());
+        slots.check(round, round % 2 ? "symh_barrier_all" : "symh_sync_all");
     }
-    EXPECT_GE(reachable, 1); // itself at least
-    if (symh_shim_coll_uses_shm()) {
-        EXPECT_EQ(n, reachable);
-    }
-    symh_free(const_cast<uint64_t *>(block));
+    symh_barrier_all();
 }
 
-// 10,000 barriers: a spinning barrier with 8 PEs on 2 cores would take minutes (the ctest
-// timeout catches it); the shared-memory barrier yields and takes well under a second.
+// 10,000 barriers, every one checked like the test above (one barrier per round): a barrier
+// that returns early fails on the values. A spinning barrier with 8 PEs on 2 cores would take
+// minutes; the yielding one takes seconds, and the CTest TIMEOUT (tests/mpi/CMakeLists.txt) is
+// set a few times above that, so such a slow barrier fails there.
 TEST_F(Barrier, TenThousandBarriersFinish)
 {
-    for (int i = 0; i < 10000; ++i) {
-        if (i % 2)
-            symh_barrier_all();
-        else
+    RoundSlots slots;
+    ASSERT_TRUE(slots.ok());
+    symh_barrier_all();
+    for (uint64_t round = 1; round <= 10000; ++round) {
+        slots.write(round);
+        if (round % 2) {
+            symh_quiet();
             symh_sync_all();
+        } else {
+            symh_barrier_all();
+        }
+        slots.check(round, round % 2 ? "symh_sync_all" : "symh_barrier_all");
     }
     EXPECT_EQ(SYMH_OK, symh_last_error());
-    EXPECT_TRUE(same_everywhere(0));
+    symh_barrier_all();
 }
 
 // Agreements back to back, with plain barriers in between so the payload slot parity shifts:

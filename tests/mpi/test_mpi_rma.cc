@@ -476,8 +476,8 @@ TEST_F(Rma, PointerQueries)
     ASSERT_NE(nullptr, buf);
     int local = 0;
     for (int pe = 0; pe < npes(); ++pe) {
-        EXPECT_EQ(1, symh_pe_accessible(pe));
-        EXPECT_EQ(1, symh_addr_accessible(buf, pe));
+        EXPECT_EQ(expected_reachable(pe) ? 1 : 0, symh_pe_accessible(pe)) << expected_route(pe);
+        EXPECT_EQ(expected_reachable(pe) ? 1 : 0, symh_addr_accessible(buf, pe));
         EXPECT_EQ(0, symh_addr_accessible(&local, pe));
         EXPECT_EQ(expected_mapped(pe), symh_ptr(buf, pe) != nullptr) << expected_route(pe);
     }
@@ -657,12 +657,16 @@ TEST_F(RmaMisuse, ASuccessfulCallClearsTheError)
 }
 
 // Run with PEs split into pretend nodes (rma_node2): peers on other nodes have no route here.
+// Which PEs those are comes from the configuration (expected_route), not from the library.
 TEST_F(RmaMisuse, UnreachablePe)
 {
     int far = -1;
-    for (int pe = 0; pe < npes() && far < 0; ++pe)
-        if (!symh_pe_accessible(pe))
+    for (int pe = 0; pe < npes(); ++pe) {
+        EXPECT_EQ(expected_reachable(pe) ? 1 : 0, symh_pe_accessible(pe))
+            << "PE " << pe << " is routed " << expected_route(pe) << " by the configuration";
+        if (far < 0 && !expected_reachable(pe))
             far = pe;
+    }
     ASSERT_GE(far, 0) << "run with pretend nodes (rma_node2): every PE is reachable here";
     const std::string route = "no load/store route to PE " + std::to_string(far);
     expect_refused("symh_putmem: " + route, SYMH_ERR_UNSUPPORTED,

@@ -1,8 +1,9 @@
 // Tests of symmetric registration (symh_buffer_register_symmetric / _unregister_symmetric): VMM
 // memory only, agreement (one PE's failure or a different length is NULL on every PE, nothing
 // mapped), RMA and atomics through the alias arriving in the ORIGINAL buffer of the target,
-// unregister leaving the buffer intact, wrong addresses, the region limit, and no mapping or
-// descriptor leaked over 1000 register/unregister cycles.
+// unregister leaving the buffer intact, wrong addresses, different live aliases, the region
+// limit, the symmetric area's exhaustion, no mapping or descriptor leaked over 1000
+// register/unregister cycles, and regions left live released by symh_finalize.
 #define OMPI_SKIP_MPICXX  1
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
@@ -20,6 +21,8 @@
 #include <symheap/vmm.h>
 
 #include "mpi_test_util.hpp"
+#include "shim_heap_debug.h"
+#include "shim_reg.h"
 
 namespace
 {
@@ -63,11 +66,20 @@ size_t count_fds()
     return n;
 }
 
-// Whether every PE but those without a load/store route to the next PE can use it (pretend
-// nodes split the PEs: the next PE may be off-node).
-bool next_pe_mapped()
+// Whether the configuration gives PE `pe` a route from this one (pretend nodes with
+// SYMH_TRANSPORT=ipc split the PEs: an off-node PE has none; with a NIC transport it has one),
+// from expected_route, not from the library, which must agree.
+bool reachable(int pe)
 {
-    return symh_pe_accessible((me() + 1) % npes()) != 0;
+    bool expected = symh_test::expected_reachable(pe);
+    EXPECT_EQ(expected ? 1 : 0, symh_pe_accessible(pe))
+        << "PE " << pe << " is routed " << symh_test::expected_route(pe) << " by the configuration";
+    return expected;
+}
+
+bool next_pe_reachable()
+{
+    return reachable((me() + 1) % npes());
 }
 
 class SymmBeforeInit : public SymhTest
@@ -181,11 +193,11 @@ TEST_F(Symm, PatternPutThroughTheAliasArrivesInTheOriginalBuffer)
     symh_barrier_all();
 
     const int next = (me() + 1) % npes(), prev = (me() + npes() - 1) % npes();
-    const bool mapped = next_pe_mapped();
+    const bool reaches_next = next_pe_reachable(); // through IPC or a NIC
     symh_test::reg_vector<char> pattern(length);
     for (size_t i = 0; i < length; ++i)
         pattern[i] = (char)(me() * 31 + i * 7);
-    if (mapped) {
+    if (reaches_next) {
         symh_putmem(alias, pattern.data(), length, next);
         EXPECT_EQ(SYMH_OK, symh_last_error());
         EXPECT_EQ(symh_test::expected_mapped(next), symh_ptr(alias, next) != nullptr);
@@ -197,12 +209,12 @@ TEST_F(Symm, PatternPutThroughTheAliasArrivesInTheOriginalBuffer)
         EXPECT_EQ(nullptr, symh_ptr(alias, next));
     }
     symh_barrier_all();
-    if (symh_pe_accessible(prev)) {
+    if (reachable(prev)) {
         for (size_t i = 0; i < length; ++i)
             ASSERT_EQ((char)(prev * 31 + i * 7), buf[i]) << "byte " << i << " from PE " << prev;
     }
     // Get and atomics through the alias too.
-    if (mapped) {
+    if (reaches_next) {
         symh_test::reg_vector<char> back(page);
         symh_getmem(back.data(), alias + page, page, next);
         EXPECT_EQ(0, memcmp(back.data(), pattern.data() + page, page));
@@ -215,7 +227,7 @@ TEST_F(Symm, PatternPutThroughTheAliasArrivesInTheOriginalBuffer)
     // are symmetric).
     int reach_me = 0;
     for (int pe = 0; pe < npes(); ++pe) {
-        if (!symh_pe_accessible(pe))
+        if (!reachable(pe))
             continue;
         symh_long_atomic_add(counter, 1, pe);
         EXPECT_EQ(SYMH_OK, symh_last_error());
@@ -255,7 +267,7 @@ TEST_F(Symm, RegionMayCrossAdjacentMappingsAndNeedNotFillItsGranule)
     ASSERT_NE(nullptr, alias);
     symh_barrier_all();
     const int next = (me() + 1) % npes();
-    if (next_pe_mapped()) {
+    if (next_pe_reachable()) {
         symh_test::reg_vector<char> pattern(6 * page);
         memset(pattern.data(), 0x20 + me(), pattern.size());
         symh_putmem(alias, pattern.data(), pattern.size(), next);
@@ -263,7 +275,7 @@ TEST_F(Symm, RegionMayCrossAdjacentMappingsAndNeedNotFillItsGranule)
     }
     symh_barrier_all();
     const int prev = (me() + npes() - 1) % npes();
-    if (symh_pe_accessible(prev)) {
+    if (reachable(prev)) {
         EXPECT_EQ((char)(0x20 + prev), start[0]);
         EXPECT_EQ((char)(0x20 + prev), ((char *)mapped)[3 * page - 1]);
         EXPECT_EQ(0, ((char *)mapped)[3 * page]) << "past the region (a fresh object is zero)";
@@ -350,6 +362,41 @@ TEST_F(Symm, WrongAddressesAreNotRegisteredEverywhere)
     EXPECT_EQ(1, total_lines(log)) << log;
 }
 
+// Unregister is collective over one alias: PE 0 passing another live alias than the others is
+// SYMH_ERR_MISMATCH on every PE, one line (PE 0's, naming both slots), and nothing unmapped.
+TEST_F(Symm, DifferentLiveAliasesAreAMismatch)
+{
+    ASSERT_GE(npes(), 2) << "needs two PEs (MULTI_PE_ONLY in CMake)";
+    char *first = (char *)symh_buffer_register_symmetric(buf, page);
+    char *second = (char *)symh_buffer_register_symmetric(buf + page, page);
+    ASSERT_NE(nullptr, first);
+    ASSERT_NE(nullptr, second);
+    std::string log = symh_captured_log([&] {
+        EXPECT_EQ(SYMH_ERR_MISMATCH, symh_buffer_unregister_symmetric(me() == 0 ? first : second));
+        EXPECT_EQ(SYMH_ERR_MISMATCH, symh_last_error());
+    });
+    EXPECT_EQ(1, total_lines(log)) << log;
+    if (me() == 0) {
+        EXPECT_NE(std::string::npos,
+                  log.find("symh_buffer_unregister_symmetric: the PEs disagree on the symmetric "
+                           "slot"))
+            << log;
+    }
+    EXPECT_EQ(2, symh_shim_symm_count());
+    // Both are still RMA targets and still this PE's buffer.
+    symh_barrier_all();
+    first[0] = 0x61;
+    second[0] = 0x62;
+    EXPECT_EQ(0x61, buf[0]);
+    EXPECT_EQ(0x62, buf[page]);
+    EXPECT_TRUE(symh_addr_accessible(first, me()));
+    EXPECT_TRUE(symh_addr_accessible(second, me()));
+    EXPECT_EQ(0x61, symh_char_g(first, me()));
+    EXPECT_EQ(SYMH_OK, symh_buffer_unregister_symmetric(first));
+    EXPECT_EQ(SYMH_OK, symh_buffer_unregister_symmetric(second));
+    EXPECT_EQ(0, symh_shim_symm_count());
+}
+
 TEST_F(Symm, TheRegionLimitIsSymhMaxSymmRegions)
 {
     const char *env = getenv("SYMH_MAX_SYMM_REGIONS");
@@ -410,8 +457,9 @@ class SymmAfterFinalize : public SymhTest
 {
 };
 
-// Runs last: regions left live at finalize are released with the window; a new init starts
-// with none.
+// Ends the Symm suite's init: a region left live at finalize is released with the window,
+// quietly (docs/registration.md "Rules"); a new init starts with none, so its first region
+// takes the first slot again.
 TEST_F(SymmAfterFinalize, LiveRegionsGoAtFinalizeAndCallsFailAfterIt)
 {
     void *va = nullptr, *mapped = nullptr;
@@ -419,10 +467,16 @@ TEST_F(SymmAfterFinalize, LiveRegionsGoAtFinalizeAndCallsFailAfterIt)
     ASSERT_EQ(SYMH_OK, symh_vmm_reserve(4 * page, nullptr, &va));
     ASSERT_EQ(SYMH_OK, symh_physmem_create(0, 4 * page, &pm));
     ASSERT_EQ(SYMH_OK, symh_physmem_map(pm, va, 4 * page, SYMH_ACCESS_READ_WRITE, 0, &mapped));
+    ASSERT_EQ(0, symh_shim_symm_count()) << "the Symm tests left a region live";
     void *alias = symh_buffer_register_symmetric(mapped, 4 * page);
     ASSERT_NE(nullptr, alias);
-    symh_finalize();
-    std::string log = symh_captured_log([&] {
+    ASSERT_EQ(1, symh_shim_symm_count());
+    const uintptr_t slot = (uintptr_t)alias - (uintptr_t)symh_shim_heap_base();
+    std::string log = symh_captured_log([] { symh_finalize(); });
+    EXPECT_EQ("", log) << "releasing a live region at finalize is no misuse";
+    EXPECT_EQ(0, symh_shim_symm_count());
+    EXPECT_EQ(0u, count_maps(true)) << "a symheap memory object stayed mapped after finalize";
+    log = symh_captured_log([&] {
         EXPECT_EQ(nullptr, symh_buffer_register_symmetric(mapped, page));
         EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_last_error());
         EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_buffer_unregister_symmetric(alias));
@@ -430,15 +484,68 @@ TEST_F(SymmAfterFinalize, LiveRegionsGoAtFinalizeAndCallsFailAfterIt)
     EXPECT_EQ(2u, log_lines(log)) << log;
 
     ASSERT_EQ(SYMH_OK, symh_init());
+    EXPECT_EQ(0, symh_shim_symm_count()) << "a region outlived finalize";
     ASSERT_EQ(SYMH_OK, symh_vmm_reserve(4 * page, nullptr, &va));
     ASSERT_EQ(SYMH_OK, symh_physmem_create(0, 4 * page, &pm));
     ASSERT_EQ(SYMH_OK, symh_physmem_map(pm, va, 4 * page, SYMH_ACCESS_READ_WRITE, 0, &mapped));
     void *again = symh_buffer_register_symmetric(mapped, 4 * page);
-    EXPECT_NE(nullptr, again);
+    ASSERT_NE(nullptr, again);
+    EXPECT_EQ(slot, (uintptr_t)again - (uintptr_t)symh_shim_heap_base())
+        << "the first slot is free again";
     log = symh_captured_log([&] {
         EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_buffer_unregister_symmetric((char *)again + page));
     });
     EXPECT_EQ(1, total_lines(log));
+    symh_finalize();
+}
+
+// SYMH_SYMM_AREA_SIZE=6m: three slots of the 2 MiB granule. Three one-page regions take them
+// all; a fourth is NULL with SYMH_ERR_NO_MEMORY on every PE and one line (PE 0's: every PE
+// fails, the lowest speaks), nothing mapped; unregistering one makes room for it.
+class SymmArea : public SymhTest
+{
+};
+
+TEST_F(SymmArea, ExhaustionIsNoMemoryEverywhere)
+{
+    setenv("SYMH_SYMM_AREA_SIZE", "6m", 1);
+    int status = symh_init();
+    unsetenv("SYMH_SYMM_AREA_SIZE");
+    ASSERT_EQ(SYMH_OK, status);
+    const size_t granule = symh_vmm_granularity(0, SYMH_GRANULARITY_RECOMMENDED);
+    ASSERT_EQ((size_t)2 << 20, granule) << "the arithmetic below assumes 2 MiB slots";
+    void *va = nullptr, *mapped = nullptr;
+    symh_physmem_t *pm = nullptr;
+    ASSERT_EQ(SYMH_OK, symh_vmm_reserve(4 * page, nullptr, &va));
+    ASSERT_EQ(SYMH_OK, symh_physmem_create(0, 4 * page, &pm));
+    ASSERT_EQ(SYMH_OK, symh_physmem_map(pm, va, 4 * page, SYMH_ACCESS_READ_WRITE, 0, &mapped));
+    char *buf = (char *)mapped;
+    std::vector<void *> aliases;
+    for (int i = 0; i < 3; ++i) {
+        aliases.push_back(symh_buffer_register_symmetric(buf + (size_t)i * page, page));
+        ASSERT_NE(nullptr, aliases.back()) << "region " << i << " of 3";
+    }
+    void *alias = &alias;
+    std::string log =
+        symh_captured_log([&] { alias = symh_buffer_register_symmetric(buf + 3 * page, page); });
+    EXPECT_EQ(nullptr, alias);
+    EXPECT_EQ(SYMH_ERR_NO_MEMORY, symh_last_error());
+    EXPECT_EQ(1, total_lines(log)) << log;
+    if (me() == 0) {
+        EXPECT_NE(std::string::npos,
+                  log.find("symh_buffer_register_symmetric: no 2097152-byte slot left in the "
+                           "6291456-byte symmetric area (see SYMH_SYMM_AREA_SIZE)"))
+            << log;
+    }
+    EXPECT_EQ(3, symh_shim_symm_count()) << "the refused region was not kept";
+    EXPECT_EQ(SYMH_OK, symh_buffer_unregister_symmetric(aliases[1]));
+    aliases[1] = symh_buffer_register_symmetric(buf + 3 * page, page);
+    EXPECT_NE(nullptr, aliases[1]) << "the freed slot takes it";
+    for (void *a : aliases)
+        EXPECT_EQ(SYMH_OK, symh_buffer_unregister_symmetric(a));
+    EXPECT_EQ(SYMH_OK, symh_vmm_unmap(mapped, 4 * page));
+    EXPECT_EQ(SYMH_OK, symh_physmem_destroy(pm));
+    EXPECT_EQ(SYMH_OK, symh_vmm_release(va, 4 * page));
     symh_finalize();
 }
 

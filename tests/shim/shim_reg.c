@@ -8,6 +8,7 @@
 
 #include "registration/reg_map.h"
 #include "registration/reg_registry.h"
+#include "runtime/rt_symm.h"
 
 _Static_assert(SYMH_SHIM_REG_LABEL_MAX == SYMH_REG_LABEL_MAX, "label size");
 
@@ -183,4 +184,9 @@ void symh_shim_reg_nic_counts(size_t *maps, size_t *unmaps)
 {
     *maps = __atomic_load_n(&shim_reg_nic.maps, __ATOMIC_RELAXED);
     *unmaps = __atomic_load_n(&shim_reg_nic.unmaps, __ATOMIC_RELAXED);
+}
+
+int symh_shim_symm_count(void)
+{
+    return symh_rt_symm_count();
 }

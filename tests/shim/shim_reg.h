@@ -53,6 +53,9 @@ void symh_shim_reg_nic_count(void);
 void symh_shim_reg_nic_uncount(void);
 void symh_shim_reg_nic_counts(size_t *maps, size_t *unmaps);
 
+/* Live symmetric regions of this PE (symh_rt_symm_count, src/runtime/rt_symm.h). */
+int symh_shim_symm_count(void);
+
 #ifdef __cplusplus
 }
 #endif
