@@ -67,6 +67,7 @@ int main(int argc, char **argv)
 {
     symh_config_report_t report;
     int id, bad = 0;
+    char built[64];
 
     if (argc > 1 && strcmp(argv[1], "--markdown") == 0) {
         symh_info_markdown();
@@ -84,7 +85,8 @@ int main(int argc, char **argv)
     printf("build: %s, %s, %s, sanitizers: %s\n", SYMH_BUILD_TYPE, SYMH_BUILD_COMPILER,
            SYMH_BUILD_MPI, SYMH_BUILD_SANITIZE[0] ? SYMH_BUILD_SANITIZE : "none");
     printf("device backends: host cuda%s\n", symh_dev_hip_built() ? " hip" : "");
-    printf("transports: self ipc %s\n", symh_tl_nic_built());
+    symh_tl_nic_built(built, sizeof(built));
+    printf("transports: self ipc%s%s\n", built[0] ? " " : "", built);
     printf("\nenvironment variables:\n");
     for (id = 0; id < SYMH_CFG_COUNT; ++id) {
         const symh_config_var_t *var = &symh_config_vars[id];

@@ -7,6 +7,17 @@
 
 #include <stddef.h>
 
+/* The transports, in the order of the table below (and of SYMH_TRANSPORT=auto's preference among
+ * the NIC transports: UCX before libfabric). */
+typedef enum {
+    SYMH_TL_NONE = 0, /* no built-in transport reaches the peer */
+    SYMH_TL_SELF,     /* this PE's own memory */
+    SYMH_TL_IPC,      /* node-local load/store */
+    SYMH_TL_UCX,
+    SYMH_TL_OFI,
+    SYMH_TL_COUNT
+} symh_tl_id_t;
+
 typedef enum {
     SYMH_TL_AMO_FETCH, /* *fetched = *dest */
     SYMH_TL_AMO_SET,   /* *dest = *value */
@@ -23,8 +34,9 @@ typedef struct {
     /* `dest` (put) and `source` (get) are symmetric addresses of this PE, already checked. */
     int (*put)(void *dest, const void *source, size_t bytes, int pe);
     int (*get)(void *dest, const void *source, size_t bytes, int pe);
-    /* Non-blocking forms (may be NULL: then put/get): may return before the transfer is done;
-     * quiet completes them. The local buffer must stay untouched (put) or unread (get) until. */
+    /* Non-blocking forms: may return before the transfer is done; quiet completes them. The
+     * local buffer must stay untouched (put) or unread (get) until then. A transport whose
+     * transfers complete in the call fills them with its put/get. */
     int (*put_nbi)(void *dest, const void *source, size_t bytes, int pe);
     int (*get_nbi)(void *dest, const void *source, size_t bytes, int pe);
     /* One atomic on the `size`-byte (4 or 8) word at symmetric `dest`; `fetched` may be NULL. */
@@ -37,8 +49,25 @@ typedef struct {
 
 /* Load/store through the mapped windows of tl_ipc.c (node-local peers and this PE). */
 extern const symh_tl_ops_t symh_tl_ipc_ops;
-/* No transport in this build reaches the peer: every slot returns SYMH_ERR_UNSUPPORTED. */
+/* No transport in this build reaches the peer: every transfer and atomic returns
+ * SYMH_ERR_UNSUPPORTED. */
 extern const symh_tl_ops_t symh_tl_none_ops;
+
+struct symh_tl_nic; /* tl_nic.h */
+
+/* One row per transport, listed once (tl_ops.c): the one place that knows which transports this
+ * build has. Routing (tl_route.c), the NIC start (tl_nic.c) and dispatch (symh_tl_ops_of) read it;
+ * nothing else tests SYMH_HAVE_UCX or SYMH_HAVE_OFI. */
+typedef struct {
+    symh_tl_id_t id;
+    const char *name;              /* as SYMH_TRANSPORT and symh_pe_transport spell it */
+    const symh_tl_ops_t *ops;      /* symh_tl_none_ops when not built */
+    const struct symh_tl_nic *nic; /* the NIC interface; NULL when not built or not a NIC */
+    int is_nic;                    /* a NIC transport (UCX, libfabric), built or not */
+    int built;
+} symh_tl_entry_t;
+
+extern const symh_tl_entry_t symh_tl_table[SYMH_TL_COUNT];
 
 /* The ops of PE pe's route (valid after symh_tl_route_init). */
 const symh_tl_ops_t *symh_tl_ops_of(int pe);

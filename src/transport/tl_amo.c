@@ -24,11 +24,11 @@ SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_LOCK_FREE)
  * and keeps AMOs ordered with each other, as lock idioms built on them expect. */
 #define SYMH_TL_AMO_TARGET(remote, TYPE, arg, addr, pe, retval, OP, value, cond, fetched, done) \
     do {                                                                                        \
+        SYMH_TL_RMA_ACCESS(access_, arg, sizeof(TYPE), _Alignof(TYPE), SYMH_TL_RMA_BLOCKING);   \
         char *mapped_;                                                                          \
                                                                                                 \
         SYMH_TL_RMA_CHECK_UP(retval);                                                           \
-        if (!symh_tl_rma_target(__func__, arg, addr, 1, sizeof(TYPE), _Alignof(TYPE), pe,       \
-                                &mapped_))                                                      \
+        if (!symh_tl_rma_target(&access_, addr, 1, pe, &mapped_))                               \
             return retval;                                                                      \
         if (mapped_ == NULL || symh_tl_rma.amo_ops != NULL) {                                   \
             const symh_tl_ops_t *ops_ =                                                         \

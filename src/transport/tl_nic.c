@@ -32,22 +32,6 @@ static struct {
     int top; /* slots 1 .. top - 1 may be live */
 } symh_tl_nic_slots;
 
-static const symh_tl_nic_t *symh_tl_nic_of(symh_tl_id_t id)
-{
-    switch (id) {
-#ifdef SYMH_HAVE_UCX
-    case SYMH_TL_UCX:
-        return &symh_tl_ucx;
-#endif
-#ifdef SYMH_HAVE_OFI
-    case SYMH_TL_OFI:
-        return &symh_tl_ofi;
-#endif
-    default:
-        return NULL;
-    }
-}
-
 int symh_tl_nic_routed(int pe)
 {
     /* Every PE once the NIC is active: it carries every atomic of the job, to IPC peers and to
@@ -62,7 +46,7 @@ static symh_reg_nic_hooks_t symh_tl_nic_hooks;
 int symh_tl_nic_init(void)
 {
     symh_tl_id_t id = symh_tl_route_nic();
-    const symh_tl_nic_t *nic = symh_tl_nic_of(id);
+    const symh_tl_nic_t *nic = symh_tl_table[id].nic;
     int n = symh_boot_info.n_pes, status;
     uintptr_t mine = (uintptr_t)symh_tl_window.base;
 

@@ -19,7 +19,7 @@
 /* Key slots: 0 = internal area + heap, 1 .. symh_tl_nic_n_slots - 1 = symmetric regions. */
 #define SYMH_TL_NIC_HEAP_SLOT 0
 
-typedef struct {
+typedef struct symh_tl_nic {
     /* put/get/amo as symh_tl_ops_t (symmetric address of this PE, already bounds-checked by
      * the caller); put/get and the _nbi forms are only called with a local buffer the caller
      * found registered (symh_tl_nic_local). put/get return when the local buffer may be reused
@@ -57,12 +57,9 @@ typedef struct {
     void (*unmap_local)(void *handle);
 } symh_tl_nic_t;
 
-#ifdef SYMH_HAVE_UCX
+/* Defined only in builds that have them; symh_tl_table is what the rest of symheap reads. */
 extern const symh_tl_nic_t symh_tl_ucx;
-#endif
-#ifdef SYMH_HAVE_OFI
 extern const symh_tl_nic_t symh_tl_ofi;
-#endif
 
 /* The active NIC transport, NULL when none (IPC-only jobs, one-node jobs in auto mode). */
 extern const symh_tl_nic_t *symh_tl_nic;

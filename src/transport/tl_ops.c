@@ -1,5 +1,5 @@
-/* transport: the ops tables: IPC (load/store through mapped windows), none (typed stubs), and
- * the choice of a table per route. */
+/* transport: the ops tables of IPC (load/store through mapped windows) and none (typed stubs),
+ * the one table of transports (tl.h), and the ops of a route. */
 #include "transport/tl.h"
 
 #include <stdint.h>
@@ -111,10 +111,13 @@ static int symh_tl_ipc_progress(void)
     return SYMH_OK;
 }
 
+/* A load/store transfer is complete when the call returns, so the _nbi forms are the same. */
 const symh_tl_ops_t symh_tl_ipc_ops = {
     .name = "ipc",
     .put = symh_tl_ipc_put,
     .get = symh_tl_ipc_get,
+    .put_nbi = symh_tl_ipc_put,
+    .get_nbi = symh_tl_ipc_get,
     .amo = symh_tl_ipc_amo,
     .fence = symh_tl_ipc_fence,
     .quiet = symh_tl_ipc_fence,
@@ -146,30 +149,50 @@ const symh_tl_ops_t symh_tl_none_ops = {
     .name = "none",
     .put = symh_tl_none_xfer,
     .get = symh_tl_none_xfer,
+    .put_nbi = symh_tl_none_xfer,
+    .get_nbi = symh_tl_none_xfer,
     .amo = symh_tl_none_amo,
     .fence = symh_tl_none_sync,
     .quiet = symh_tl_none_sync,
     .progress = symh_tl_none_sync,
 };
 
-/* The one table of implementations (STYLE.md: listed explicitly, no self-registration); UCX and
- * libfabric fill their slots when they are built. */
-static const symh_tl_ops_t *const symh_tl_ops_table[] = {
-    [SYMH_TL_NONE] = &symh_tl_none_ops, [SYMH_TL_SELF] = &symh_tl_ipc_ops,
-    [SYMH_TL_IPC] = &symh_tl_ipc_ops,
+/* The one table of transports (STYLE.md: listed explicitly, no self-registration). */
 #ifdef SYMH_HAVE_UCX
-    [SYMH_TL_UCX] = &symh_tl_ucx.ops,
+#define SYMH_TL_UCX_ENTRY                                        \
+    {                                                            \
+        SYMH_TL_UCX, "ucx", &symh_tl_ucx.ops, &symh_tl_ucx, 1, 1 \
+    }
 #else
-    [SYMH_TL_UCX] = &symh_tl_none_ops,
+#define SYMH_TL_UCX_ENTRY                                 \
+    {                                                     \
+        SYMH_TL_UCX, "ucx", &symh_tl_none_ops, NULL, 1, 0 \
+    }
 #endif
 #ifdef SYMH_HAVE_OFI
-    [SYMH_TL_OFI] = &symh_tl_ofi.ops,
+#define SYMH_TL_OFI_ENTRY                                        \
+    {                                                            \
+        SYMH_TL_OFI, "ofi", &symh_tl_ofi.ops, &symh_tl_ofi, 1, 1 \
+    }
 #else
-    [SYMH_TL_OFI] = &symh_tl_none_ops,
+#define SYMH_TL_OFI_ENTRY                                 \
+    {                                                     \
+        SYMH_TL_OFI, "ofi", &symh_tl_none_ops, NULL, 1, 0 \
+    }
 #endif
+
+const symh_tl_entry_t symh_tl_table[SYMH_TL_COUNT] = {
+    [SYMH_TL_NONE] = { SYMH_TL_NONE, "none", &symh_tl_none_ops, NULL, 0, 0 },
+    [SYMH_TL_SELF] = { SYMH_TL_SELF, "self", &symh_tl_ipc_ops, NULL, 0, 1 },
+    [SYMH_TL_IPC] = { SYMH_TL_IPC, "ipc", &symh_tl_ipc_ops, NULL, 0, 1 },
+    [SYMH_TL_UCX] = SYMH_TL_UCX_ENTRY,
+    [SYMH_TL_OFI] = SYMH_TL_OFI_ENTRY,
 };
+
+#undef SYMH_TL_UCX_ENTRY
+#undef SYMH_TL_OFI_ENTRY
 
 const symh_tl_ops_t *symh_tl_ops_of(int pe)
 {
-    return symh_tl_ops_table[symh_tl_route_of(pe)];
+    return symh_tl_table[symh_tl_route_of(pe)].ops;
 }

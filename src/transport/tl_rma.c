@@ -65,9 +65,11 @@ void symh_tl_rma_not_up(const char *func)
     symh_status_set(SYMH_ERR_NOT_INITIALIZED);
 }
 
-int symh_tl_rma_slow(const char *func, const char *arg, const void *addr, size_t nelems,
-                     size_t elem_size, size_t align, int pe, char **mapped)
+int symh_tl_rma_slow(const symh_tl_rma_access_t *access, const void *addr, size_t nelems, int pe,
+                     char **mapped)
 {
+    const char *func = access->func, *arg = access->arg;
+    size_t elem_size = access->elem_size, align = access->align;
     uintptr_t lo = symh_tl_rma.heap_lo, a = (uintptr_t)addr, offset = a - lo;
     size_t left;
     char *base;
@@ -140,22 +142,21 @@ static int symh_tl_rma_local_ok(const char *func, const symh_tl_ops_t *ops, cons
     return status;
 }
 
-void symh_tl_rma_ops_xfer(const char *func, int is_put, int flags, void *dest, const void *source,
+void symh_tl_rma_ops_xfer(const symh_tl_rma_access_t *access, void *dest, const void *source,
                           size_t bytes, int pe)
 {
     const symh_tl_ops_t *ops = symh_tl_ops_of(pe);
-    int nbi = flags & SYMH_TL_RMA_NBI, status;
+    int flags = access->flags, is_put = flags & SYMH_TL_RMA_PUT, status;
 
     if (!(flags & SYMH_TL_RMA_OWN_LOCAL) &&
-        symh_tl_rma_local_ok(func, ops, is_put ? source : dest, bytes) != SYMH_OK)
+        symh_tl_rma_local_ok(access->func, ops, is_put ? source : dest, bytes) != SYMH_OK)
         return;
-    if (is_put)
-        status = nbi && ops->put_nbi != NULL ? ops->put_nbi(dest, source, bytes, pe)
-                                             : ops->put(dest, source, bytes, pe);
+    if (flags & SYMH_TL_RMA_NBI)
+        status =
+            is_put ? ops->put_nbi(dest, source, bytes, pe) : ops->get_nbi(dest, source, bytes, pe);
     else
-        status = nbi && ops->get_nbi != NULL ? ops->get_nbi(dest, source, bytes, pe)
-                                             : ops->get(dest, source, bytes, pe);
-    symh_tl_rma_ops_done(func, pe, status);
+        status = is_put ? ops->put(dest, source, bytes, pe) : ops->get(dest, source, bytes, pe);
+    symh_tl_rma_ops_done(access->func, pe, status);
 }
 
 /* Logs and records a NULL local buffer of a non-empty transfer; returns 1 when it was NULL. */
@@ -168,51 +169,30 @@ static int symh_tl_rma_null_local(const char *func, const char *arg, const void 
     return 1;
 }
 
-/* Contiguous transfers; always inlined so that the typed wrappers keep a constant element size. */
-static inline __attribute__((always_inline)) void symh_tl_rma_put(const char *func, void *dest,
-                                                                  const void *source, size_t nelems,
-                                                                  size_t size, size_t align, int pe,
-                                                                  int flags)
+/* A contiguous transfer (put: the symmetric side is dest; get: source); always inlined so that
+ * the typed wrappers' constant access folds into one bounds check and one copy. */
+static inline __attribute__((always_inline)) void
+symh_tl_rma_xfer(const symh_tl_rma_access_t *access, void *dest, const void *source, size_t nelems,
+                 int pe)
 {
-    char *remote;
+    int is_put = access->flags & SYMH_TL_RMA_PUT;
+    char *mapped;
 
-    SYMH_TL_RMA_CHECK_UP_IN(func, );
+    SYMH_TL_RMA_CHECK_UP_IN(access->func, );
     if (nelems == 0) {
         symh_status_set(SYMH_OK);
         return;
     }
-    if (symh_tl_rma_null_local(func, "source", source))
+    if (symh_tl_rma_null_local(access->func, is_put ? "source" : "dest", is_put ? source : dest))
         return;
-    if (!symh_tl_rma_target(func, "dest", dest, nelems, size, align, pe, &remote))
+    if (!symh_tl_rma_target(access, is_put ? (const void *)dest : source, nelems, pe, &mapped))
         return;
-    if (remote == NULL) {
-        symh_tl_rma_ops_xfer(func, 1, flags, dest, source, nelems * size, pe);
-        return;
-    }
-    symh_status_set(symh_tl_ipc_copy(remote, source, nelems * size));
-}
-
-static inline __attribute__((always_inline)) void symh_tl_rma_get(const char *func, void *dest,
-                                                                  const void *source, size_t nelems,
-                                                                  size_t size, size_t align, int pe,
-                                                                  int flags)
-{
-    char *remote;
-
-    SYMH_TL_RMA_CHECK_UP_IN(func, );
-    if (nelems == 0) {
-        symh_status_set(SYMH_OK);
+    if (mapped == NULL) {
+        symh_tl_rma_ops_xfer(access, dest, source, nelems * access->elem_size, pe);
         return;
     }
-    if (symh_tl_rma_null_local(func, "dest", dest))
-        return;
-    if (!symh_tl_rma_target(func, "source", source, nelems, size, align, pe, &remote))
-        return;
-    if (remote == NULL) {
-        symh_tl_rma_ops_xfer(func, 0, flags, dest, source, nelems * size, pe);
-        return;
-    }
-    symh_status_set(symh_tl_ipc_copy(dest, remote, nelems * size));
+    symh_status_set(is_put ? symh_tl_ipc_copy(mapped, source, nelems * access->elem_size)
+                           : symh_tl_ipc_copy(dest, mapped, nelems * access->elem_size));
 }
 
 /* Elements spanned by `nelems` elements `stride` apart, or SIZE_MAX when that overflows (which
@@ -233,18 +213,20 @@ static int symh_tl_rma_bad_strides(const char *func, ptrdiff_t dst, ptrdiff_t ss
     return 1;
 }
 
-/* Strided transfers (iput: is_put, the symmetric side is dest; iget: source): one translation of
+/* Strided transfers (iput: PUT, the symmetric side is dest; iget: source): one translation of
  * the whole span, then one element copy per stride; always inlined so that the element size is a
  * constant and each copy one load and one store. */
 static inline __attribute__((always_inline)) void
-symh_tl_rma_strided(const char *func, int is_put, void *dest, const void *source, ptrdiff_t dst,
-                    ptrdiff_t sst, size_t nelems, size_t size, size_t align, int pe)
+symh_tl_rma_strided(const symh_tl_rma_access_t *access, void *dest, const void *source,
+                    ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe)
 {
+    const char *func = access->func;
+    int is_put = access->flags & SYMH_TL_RMA_PUT, status = SYMH_OK;
     const void *sym = is_put ? (const void *)dest : source;
+    size_t size = access->elem_size, i;
+    const symh_tl_ops_t *ops;
     char *mapped, *d;
     const char *s;
-    size_t i;
-    int status = SYMH_OK;
 
     SYMH_TL_RMA_CHECK_UP_IN(func, );
     if (nelems == 0) {
@@ -254,8 +236,7 @@ symh_tl_rma_strided(const char *func, int is_put, void *dest, const void *source
     if (symh_tl_rma_bad_strides(func, dst, sst) ||
         symh_tl_rma_null_local(func, is_put ? "source" : "dest", is_put ? source : dest))
         return;
-    if (!symh_tl_rma_target(func, is_put ? "dest" : "source", sym,
-                            symh_tl_rma_span(nelems, is_put ? dst : sst), size, align, pe, &mapped))
+    if (!symh_tl_rma_target(access, sym, symh_tl_rma_span(nelems, is_put ? dst : sst), pe, &mapped))
         return;
     if (mapped != NULL) { /* the data path: element copies through the mapping */
         d = is_put ? mapped : (char *)dest;
@@ -265,95 +246,105 @@ symh_tl_rma_strided(const char *func, int is_put, void *dest, const void *source
         symh_status_set(status);
         return;
     }
-    if (symh_tl_rma_local_ok(func, symh_tl_ops_of(pe), is_put ? source : dest,
+    ops = symh_tl_ops_of(pe);
+    if (symh_tl_rma_local_ok(func, ops, is_put ? source : dest,
                              symh_tl_rma_span(nelems, is_put ? sst : dst) * size) != SYMH_OK)
         return;
     for (i = 0; i < nelems && status == SYMH_OK; ++i) {
         d = (char *)dest + i * (size_t)dst * size;
         s = (const char *)source + i * (size_t)sst * size;
-        status = is_put ? symh_tl_ops_of(pe)->put(d, s, size, pe)
-                        : symh_tl_ops_of(pe)->get(d, s, size, pe);
+        status = is_put ? ops->put(d, s, size, pe) : ops->get(d, s, size, pe);
     }
     symh_tl_rma_ops_done(func, pe, status);
 }
 
 void symh_putmem(void *dest, const void *source, size_t nelems, int pe)
 {
-    symh_tl_rma_put(__func__, dest, source, nelems, 1, 1, pe, SYMH_TL_RMA_BLOCKING);
+    SYMH_TL_RMA_ACCESS(access, "dest", 1, 1, SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING);
+    symh_tl_rma_xfer(&access, dest, source, nelems, pe);
 }
 
 void symh_getmem(void *dest, const void *source, size_t nelems, int pe)
 {
-    symh_tl_rma_get(__func__, dest, source, nelems, 1, 1, pe, SYMH_TL_RMA_BLOCKING);
+    SYMH_TL_RMA_ACCESS(access, "source", 1, 1, SYMH_TL_RMA_BLOCKING);
+    symh_tl_rma_xfer(&access, dest, source, nelems, pe);
 }
 
 /* Load/store completes in the call; a NIC transport may leave the transfer to quiet. */
 void symh_putmem_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    symh_tl_rma_put(__func__, dest, source, nelems, 1, 1, pe, SYMH_TL_RMA_NBI);
+    SYMH_TL_RMA_ACCESS(access, "dest", 1, 1, SYMH_TL_RMA_PUT | SYMH_TL_RMA_NBI);
+    symh_tl_rma_xfer(&access, dest, source, nelems, pe);
 }
 
 void symh_getmem_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    symh_tl_rma_get(__func__, dest, source, nelems, 1, 1, pe, SYMH_TL_RMA_NBI);
+    SYMH_TL_RMA_ACCESS(access, "source", 1, 1, SYMH_TL_RMA_NBI);
+    symh_tl_rma_xfer(&access, dest, source, nelems, pe);
 }
+
+/* The access of a typed entry point: TYPE's size and alignment. */
+#define SYMH_TL_RMA_TYPED(arg, TYPE, flags) \
+    SYMH_TL_RMA_ACCESS(access, arg, sizeof(TYPE), _Alignof(TYPE), flags)
 
 #define SYMH_TL_RMA_DEFINE(NAME, TYPE)                                                    \
     void symh_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe)         \
     {                                                                                     \
-        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe, \
-                        SYMH_TL_RMA_BLOCKING);                                            \
+        SYMH_TL_RMA_TYPED("dest", TYPE, SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING);          \
+        symh_tl_rma_xfer(&access, dest, source, nelems, pe);                              \
     }                                                                                     \
     void symh_##NAME##_get(TYPE *dest, const TYPE *source, size_t nelems, int pe)         \
     {                                                                                     \
-        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe, \
-                        SYMH_TL_RMA_BLOCKING);                                            \
+        SYMH_TL_RMA_TYPED("source", TYPE, SYMH_TL_RMA_BLOCKING);                          \
+        symh_tl_rma_xfer(&access, dest, source, nelems, pe);                              \
     }                                                                                     \
     void symh_##NAME##_put_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)     \
     {                                                                                     \
-        symh_tl_rma_put(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe, \
-                        SYMH_TL_RMA_NBI);                                                 \
+        SYMH_TL_RMA_TYPED("dest", TYPE, SYMH_TL_RMA_PUT | SYMH_TL_RMA_NBI);               \
+        symh_tl_rma_xfer(&access, dest, source, nelems, pe);                              \
     }                                                                                     \
     void symh_##NAME##_get_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)     \
     {                                                                                     \
-        symh_tl_rma_get(__func__, dest, source, nelems, sizeof(TYPE), _Alignof(TYPE), pe, \
-                        SYMH_TL_RMA_NBI);                                                 \
+        SYMH_TL_RMA_TYPED("source", TYPE, SYMH_TL_RMA_NBI);                               \
+        symh_tl_rma_xfer(&access, dest, source, nelems, pe);                              \
     }                                                                                     \
     void symh_##NAME##_p(TYPE *dest, TYPE value, int pe)                                  \
     {                                                                                     \
-        symh_tl_rma_put(__func__, dest, &value, 1, sizeof(TYPE), _Alignof(TYPE), pe,      \
-                        SYMH_TL_RMA_OWN_LOCAL);                                           \
+        SYMH_TL_RMA_TYPED("dest", TYPE, SYMH_TL_RMA_PUT | SYMH_TL_RMA_OWN_LOCAL);         \
+        symh_tl_rma_xfer(&access, dest, &value, 1, pe);                                   \
     }                                                                                     \
     TYPE symh_##NAME##_g(const TYPE *source, int pe)                                      \
     {                                                                                     \
+        SYMH_TL_RMA_TYPED("source", TYPE, SYMH_TL_RMA_OWN_LOCAL);                         \
         TYPE value = 0;                                                                   \
                                                                                           \
-        symh_tl_rma_get(__func__, &value, source, 1, sizeof(TYPE), _Alignof(TYPE), pe,    \
-                        SYMH_TL_RMA_OWN_LOCAL);                                           \
+        symh_tl_rma_xfer(&access, &value, source, 1, pe);                                 \
         return value;                                                                     \
     }                                                                                     \
     void symh_##NAME##_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, \
                             size_t nelems, int pe)                                        \
     {                                                                                     \
-        symh_tl_rma_strided(__func__, 1, dest, source, dst, sst, nelems, sizeof(TYPE),    \
-                            _Alignof(TYPE), pe);                                          \
+        SYMH_TL_RMA_TYPED("dest", TYPE, SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING);          \
+        symh_tl_rma_strided(&access, dest, source, dst, sst, nelems, pe);                 \
     }                                                                                     \
     void symh_##NAME##_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, \
                             size_t nelems, int pe)                                        \
     {                                                                                     \
-        symh_tl_rma_strided(__func__, 0, dest, source, dst, sst, nelems, sizeof(TYPE),    \
-                            _Alignof(TYPE), pe);                                          \
+        SYMH_TL_RMA_TYPED("source", TYPE, SYMH_TL_RMA_BLOCKING);                          \
+        symh_tl_rma_strided(&access, dest, source, dst, sst, nelems, pe);                 \
     }
 SYMH_RMA_TYPES(SYMH_TL_RMA_DEFINE)
 #undef SYMH_TL_RMA_DEFINE
+#undef SYMH_TL_RMA_TYPED
 
-/* Every peer is reached by CPU loads and stores to coherent shared memory, and every put has
+/* A mapped peer is reached by CPU loads and stores to coherent shared memory, and such a put has
  * completed (its stores are issued) when the call returns. What remains is the order in which
  * other PEs observe them: a sequentially consistent fence keeps the compiler from moving loads
  * and stores across it and, on x86-64, is an MFENCE, which drains the store buffer and orders
  * the weakly ordered non-temporal stores glibc's memcpy uses for large copies. After it, every
- * earlier put and AMO is visible to every PE (quiet), and therefore ordered before later ones
- * (fence). On weaker CPUs (Arm) the same fence is a full DMB ISH, which gives the same. */
+ * earlier load/store put and AMO is visible to every PE (quiet), and therefore ordered before
+ * later ones (fence). On weaker CPUs (Arm) the same fence is a full DMB ISH, which gives the
+ * same. Peers reached through a NIC transport get its own fence or quiet as well. */
 void symh_fence(void)
 {
     int status;
@@ -408,10 +399,11 @@ int symh_addr_accessible(const void *addr, int pe)
 
 void *symh_ptr(const void *dest, int pe)
 {
+    SYMH_TL_RMA_ACCESS(access, "dest", 1, 1, SYMH_TL_RMA_BLOCKING);
     char *remote;
 
     SYMH_TL_RMA_CHECK_UP(NULL);
-    if (!symh_tl_rma_target(__func__, "dest", dest, 1, 1, 1, pe, &remote))
+    if (!symh_tl_rma_target(&access, dest, 1, pe, &remote))
         return NULL;
     if (remote == NULL) {
         symh_debug("symh_ptr: no load/store route to PE %d", pe);

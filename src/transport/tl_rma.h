@@ -34,38 +34,54 @@ void symh_tl_rma_fini(void);
 /* Logs the not-initialized line naming `func` and records the error. */
 void symh_tl_rma_not_up(const char *func);
 
+/* How an access goes (symh_tl_rma_access_t.flags): BLOCKING returns with the local buffer
+ * reusable (put) or filled (get); NBI may leave it to quiet; OWN_LOCAL: the local side is
+ * symheap's own memory (the value of symh_T_p/g), not subject to the NIC's registration check;
+ * PUT: the symmetric side is the destination (else the source). */
+#define SYMH_TL_RMA_BLOCKING  0
+#define SYMH_TL_RMA_NBI       1
+#define SYMH_TL_RMA_OWN_LOCAL 2
+#define SYMH_TL_RMA_PUT       4
+
+/* What one public entry point accesses and how: a constant of each entry point of the X-macro
+ * families (SYMH_TL_RMA_ACCESS), which the inlined data path folds away. A new property of an
+ * access (a context, a signal) is a new field here, not a new parameter of every function. */
+typedef struct {
+    const char *func; /* the public entry point, named in every log line */
+    const char *arg;  /* its symmetric argument ("dest", "source", "ivar") */
+    size_t elem_size; /* bytes per element */
+    size_t align;     /* required alignment of the symmetric address (1 for bytes) */
+    int flags;        /* SYMH_TL_RMA_* */
+} symh_tl_rma_access_t;
+
+/* Defines `name`, the access of the enclosing public function, as a static constant. */
+#define SYMH_TL_RMA_ACCESS(name, arg, elem_size, align, flags) \
+    static const symh_tl_rma_access_t name = { __func__, arg, elem_size, align, flags }
+
 /* The slow path of a translation the inline check did not take (a PE that is not mapped, a
  * symmetric region, or a misuse): SYMH_OK with *mapped = the load/store address, or NULL when the
- * access must go through the PE's ops table; or the status to record, after one line naming
- * `func`, the argument `arg` and its value. `align` is the required alignment (1 for bytes). */
-int symh_tl_rma_slow(const char *func, const char *arg, const void *addr, size_t nelems,
-                     size_t elem_size, size_t align, int pe, char **mapped);
+ * access must go through the PE's ops table; or the status to record, after one line naming the
+ * access's function, argument and value. */
+int symh_tl_rma_slow(const symh_tl_rma_access_t *access, const void *addr, size_t nelems, int pe,
+                     char **mapped);
 
 /* Records the outcome of an access that went through PE pe's ops table, logging one line naming
  * `func` when it failed. */
 void symh_tl_rma_ops_done(const char *func, int pe, int status);
 
-/* How a transfer goes (flags of symh_tl_rma_ops_xfer): BLOCKING returns with the local buffer
- * reusable (put) or filled (get); NBI may leave it to quiet; OWN_LOCAL: the local side is
- * symheap's own memory (the value of symh_T_p/g), not subject to the NIC's registration check. */
-#define SYMH_TL_RMA_BLOCKING  0
-#define SYMH_TL_RMA_NBI       1
-#define SYMH_TL_RMA_OWN_LOCAL 2
-
-/* A contiguous transfer through PE pe's ops table: checks that the local buffer is registered
- * when the route is a NIC transport (SYMH_ERR_NOT_REGISTERED, nothing sent; not for OWN_LOCAL),
- * then puts or gets (the _nbi slot for NBI when the route has one) and records the outcome. */
-void symh_tl_rma_ops_xfer(const char *func, int is_put, int flags, void *dest, const void *source,
+/* A contiguous transfer of `bytes` through PE pe's ops table: checks that the local buffer is
+ * registered when the route is a NIC transport (SYMH_ERR_NOT_REGISTERED, nothing sent; not for
+ * OWN_LOCAL), then puts or gets (the _nbi slot for NBI) and records the outcome. */
+void symh_tl_rma_ops_xfer(const symh_tl_rma_access_t *access, void *dest, const void *source,
                           size_t bytes, int pe);
 
 /* Checks the symmetric range [addr, addr + nelems * elem_size) for `pe` (the heap inline, a
- * symmetric region out of line): 1 and *mapped = its
- * load/store address there, or 1 and *mapped = NULL when the access must go through the PE's
- * ops table (symh_tl_ops_of), or 0 when refused (the reason logged and recorded). nelems must be
- * at least 1. The data path's one branch: mapped -> load/store, else -> ops. */
-static inline int symh_tl_rma_target(const char *func, const char *arg, const void *addr,
-                                     size_t nelems, size_t elem_size, size_t align, int pe,
-                                     char **mapped)
+ * symmetric region out of line): 1 and *mapped = its load/store address there, or 1 and
+ * *mapped = NULL when the access must go through the PE's ops table (symh_tl_ops_of), or 0 when
+ * refused (the reason logged and recorded). nelems must be at least 1. The data path's one
+ * branch: mapped -> load/store, else -> ops. */
+static inline int symh_tl_rma_target(const symh_tl_rma_access_t *access, const void *addr,
+                                     size_t nelems, int pe, char **mapped)
 {
     uintptr_t offset = (uintptr_t)addr - symh_tl_rma.heap_lo;
     char *base;
@@ -74,12 +90,13 @@ static inline int symh_tl_rma_target(const char *func, const char *arg, const vo
     /* Unsigned compares reject negative PEs and addresses below the heap; the division keeps
      * nelems * elem_size from overflowing. */
     if ((unsigned)pe < (unsigned)symh_tl_rma.n_pes && offset < symh_tl_rma.heap_size &&
-        nelems <= (symh_tl_rma.heap_size - offset) / elem_size &&
-        ((uintptr_t)addr & (align - 1)) == 0 && (base = symh_tl_rma.peer_base[pe]) != NULL) {
+        nelems <= (symh_tl_rma.heap_size - offset) / access->elem_size &&
+        ((uintptr_t)addr & (access->align - 1)) == 0 &&
+        (base = symh_tl_rma.peer_base[pe]) != NULL) {
         *mapped = base + symh_tl_rma.heap_offset + offset;
         return 1;
     }
-    status = symh_tl_rma_slow(func, arg, addr, nelems, elem_size, align, pe, mapped);
+    status = symh_tl_rma_slow(access, addr, nelems, pe, mapped);
     if (status == SYMH_OK)
         return 1;
     symh_status_set(status);
@@ -88,15 +105,15 @@ static inline int symh_tl_rma_target(const char *func, const char *arg, const vo
 
 /* The load/store address of the symmetric range on `pe`, or NULL with the reason logged and
  * recorded (a PE that is not mapped included): for the calls that need load/store. */
-static inline char *symh_tl_rma_xlate(const char *func, const char *arg, const void *addr,
-                                      size_t nelems, size_t elem_size, size_t align, int pe)
+static inline char *symh_tl_rma_xlate(const symh_tl_rma_access_t *access, const void *addr,
+                                      size_t nelems, int pe)
 {
     char *mapped;
 
-    if (!symh_tl_rma_target(func, arg, addr, nelems, elem_size, align, pe, &mapped))
+    if (!symh_tl_rma_target(access, addr, nelems, pe, &mapped))
         return NULL;
     if (mapped == NULL) {
-        symh_error("%s: no load/store route to PE %d", func, pe);
+        symh_error("%s: no load/store route to PE %d", access->func, pe);
         symh_status_set(SYMH_ERR_UNSUPPORTED);
     }
     return mapped;

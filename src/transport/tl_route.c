@@ -16,45 +16,38 @@ enum { SYMH_TL_CHOICE_AUTO, SYMH_TL_CHOICE_IPC, SYMH_TL_CHOICE_UCX, SYMH_TL_CHOI
 
 static uint8_t *symh_tl_routes;
 
-static const char *const symh_tl_names[] = {
-    [SYMH_TL_NONE] = "none", [SYMH_TL_SELF] = "self", [SYMH_TL_IPC] = "ipc",
-    [SYMH_TL_UCX] = "ucx",   [SYMH_TL_OFI] = "ofi",
-};
-
 const char *symh_tl_name(symh_tl_id_t id)
 {
-    return symh_tl_names[id];
+    return symh_tl_table[id].name;
 }
 
-static int symh_tl_built(symh_tl_id_t id)
+char *symh_tl_nic_built(char *buf, size_t len)
 {
-    switch (id) {
-#ifdef SYMH_HAVE_UCX
-    case SYMH_TL_UCX:
-        return 1;
-#endif
-#ifdef SYMH_HAVE_OFI
-    case SYMH_TL_OFI:
-        return 1;
-#endif
-    case SYMH_TL_SELF:
-    case SYMH_TL_IPC:
-        return 1;
-    default:
-        return 0;
+    size_t used = 0;
+    int id;
+
+    buf[0] = '\0';
+    for (id = 0; id < SYMH_TL_COUNT; ++id) {
+        if (symh_tl_table[id].is_nic && symh_tl_table[id].built && used < len) {
+            int n = snprintf(buf + used, len - used, "%s%s", used == 0 ? "" : " ",
+                             symh_tl_table[id].name);
+
+            used += n < 0 ? 0 : (size_t)n;
+        }
     }
+    return buf;
 }
 
-const char *symh_tl_nic_built(void)
+/* The first NIC transport built in, in the table's order; SYMH_TL_NONE when none is. */
+static symh_tl_id_t symh_tl_first_nic(void)
 {
-    return ""
-#ifdef SYMH_HAVE_UCX
-           "ucx "
-#endif
-#ifdef SYMH_HAVE_OFI
-           "ofi "
-#endif
-        ;
+    int id;
+
+    for (id = 0; id < SYMH_TL_COUNT; ++id) {
+        if (symh_tl_table[id].is_nic && symh_tl_table[id].built)
+            return (symh_tl_id_t)id;
+    }
+    return SYMH_TL_NONE;
 }
 
 /* The NIC transport for remote peers and the transport for node-local peers, from the
@@ -67,9 +60,7 @@ static void symh_tl_route_plan(symh_tl_id_t *nic, symh_tl_id_t *local)
     if (choice == SYMH_TL_CHOICE_UCX || choice == SYMH_TL_CHOICE_OFI)
         *nic = choice == SYMH_TL_CHOICE_UCX ? SYMH_TL_UCX : SYMH_TL_OFI;
     else if (choice == SYMH_TL_CHOICE_AUTO)
-        *nic = symh_tl_built(SYMH_TL_UCX)   ? SYMH_TL_UCX
-               : symh_tl_built(SYMH_TL_OFI) ? SYMH_TL_OFI
-                                            : SYMH_TL_NONE;
+        *nic = symh_tl_first_nic();
     else
         *nic = SYMH_TL_NONE;
     /* Only SYMH_TRANSPORT=auto mixes IPC on the node with a NIC beyond it; ucx and ofi mean
@@ -109,12 +100,15 @@ int symh_tl_route_check(char *msg, size_t msg_len)
     int choice = symh_config_choice(SYMH_CFG_TRANSPORT);
     int no_mixed = symh_config_bool(SYMH_CFG_DISABLE_MIXED_IPC);
     symh_tl_id_t nic, local;
+    char built[64];
 
     symh_tl_route_plan(&nic, &local);
-    if ((choice == SYMH_TL_CHOICE_UCX || choice == SYMH_TL_CHOICE_OFI) && !symh_tl_built(nic)) {
+    symh_tl_nic_built(built, sizeof(built));
+    if ((choice == SYMH_TL_CHOICE_UCX || choice == SYMH_TL_CHOICE_OFI) &&
+        !symh_tl_table[nic].built) {
         snprintf(msg, msg_len,
-                 "SYMH_TRANSPORT=%s: this build has no %s transport (built in: ipc %s)",
-                 symh_tl_name(nic), symh_tl_name(nic), symh_tl_nic_built());
+                 "SYMH_TRANSPORT=%s: this build has no %s transport (built in: ipc%s%s)",
+                 symh_tl_name(nic), symh_tl_name(nic), built[0] ? " " : "", built);
         return SYMH_ERR_UNSUPPORTED;
     }
     if (choice == SYMH_TL_CHOICE_IPC && no_mixed) {

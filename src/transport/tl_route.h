@@ -5,13 +5,7 @@
 
 #include <stddef.h>
 
-typedef enum {
-    SYMH_TL_NONE = 0, /* no built-in transport reaches the peer */
-    SYMH_TL_SELF,     /* this PE's own memory */
-    SYMH_TL_IPC,      /* node-local load/store */
-    SYMH_TL_UCX,
-    SYMH_TL_OFI
-} symh_tl_id_t;
+#include "transport/tl.h"
 
 /* Whether SYMH_TRANSPORT and SYMH_DISABLE_MIXED_IPC can be honoured by this build; on failure
  * `msg` says why (the caller decides which PE logs it). */
@@ -27,7 +21,8 @@ const char *symh_tl_name(symh_tl_id_t id);
 symh_tl_id_t symh_tl_route_nic(void);
 int symh_tl_route_nic_needed(void);
 
-/* The NIC transports compiled into this build, as a space-separated list ("" when none). */
-const char *symh_tl_nic_built(void);
+/* The NIC transports compiled into this build, as a space-separated list ("" when none), into
+ * buf (truncated to len - 1 characters); returns buf. */
+char *symh_tl_nic_built(char *buf, size_t len);
 
 #endif /* SYMH_TL_ROUTE_H */

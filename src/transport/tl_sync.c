@@ -49,14 +49,14 @@ static int symh_tl_sync_cmp_ok(const char *func, int cmp)
 #define SYMH_TL_SYNC_DEFINE(NAME, TYPE)                                                            \
     void symh_##NAME##_wait_until(TYPE *ivar, int cmp, TYPE cmp_value)                             \
     {                                                                                              \
+        SYMH_TL_RMA_ACCESS(access, "ivar", sizeof(TYPE), _Alignof(TYPE), SYMH_TL_RMA_BLOCKING);    \
         TYPE *local, seen;                                                                         \
         symh_wait_t w;                                                                             \
                                                                                                    \
         SYMH_TL_RMA_CHECK_UP();                                                                    \
         if (!symh_tl_sync_cmp_ok(__func__, cmp))                                                   \
             return;                                                                                \
-        local = (TYPE *)symh_tl_rma_xlate(__func__, "ivar", ivar, 1, sizeof(TYPE), _Alignof(TYPE), \
-                                          symh_tl_rma.my_pe);                                      \
+        local = (TYPE *)symh_tl_rma_xlate(&access, ivar, 1, symh_tl_rma.my_pe);                    \
         if (local == NULL)                                                                         \
             return;                                                                                \
         symh_wait_start(&w, SYMH_TL_SYNC_SPINS);                                                   \
@@ -71,14 +71,14 @@ static int symh_tl_sync_cmp_ok(const char *func, int cmp)
     }                                                                                              \
     int symh_##NAME##_test(TYPE *ivar, int cmp, TYPE cmp_value)                                    \
     {                                                                                              \
+        SYMH_TL_RMA_ACCESS(access, "ivar", sizeof(TYPE), _Alignof(TYPE), SYMH_TL_RMA_BLOCKING);    \
         TYPE *local;                                                                               \
         int result;                                                                                \
                                                                                                    \
         SYMH_TL_RMA_CHECK_UP(0);                                                                   \
         if (!symh_tl_sync_cmp_ok(__func__, cmp))                                                   \
             return 0;                                                                              \
-        local = (TYPE *)symh_tl_rma_xlate(__func__, "ivar", ivar, 1, sizeof(TYPE), _Alignof(TYPE), \
-                                          symh_tl_rma.my_pe);                                      \
+        local = (TYPE *)symh_tl_rma_xlate(&access, ivar, 1, symh_tl_rma.my_pe);                    \
         if (local == NULL)                                                                         \
             return 0;                                                                              \
         if (symh_tl_nic != NULL)                                                                   \

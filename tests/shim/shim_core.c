@@ -179,7 +179,9 @@ const char *symh_shim_config_name(int index)
 
 const char *symh_shim_tl_nic_built(void)
 {
-    return symh_tl_nic_built();
+    static char built[64];
+
+    return symh_tl_nic_built(built, sizeof(built));
 }
 
 int symh_shim_boot_allgather(const void *in, void *out, size_t bytes)
