@@ -28,13 +28,12 @@ void symh_boot_set_progress(void (*progress)(void))
 
 static struct {
     MPI_Comm comm;      /* private duplicate: PE i is rank i */
-    MPI_Comm node_comm; /* the PEs of this node */
     MPI_Comm user_comm; /* selected by symh_init_comm for the next start */
     int use_user_comm;
     int started_mpi;
     int atexit_registered;
     int up;
-} symh_boot_mpi = { MPI_COMM_NULL, MPI_COMM_NULL, MPI_COMM_NULL, 0, 0, 0, 0 };
+} symh_boot_mpi = { MPI_COMM_NULL, MPI_COMM_NULL, 0, 0, 0, 0 };
 
 /* Converts an MPI return code, logging MPI's own text. */
 static int symh_boot_mpi_status(int ret, const char *call)
@@ -348,11 +347,6 @@ int symh_boot_group_nodes(const char *hostid)
         symh_boot_info.local_pe += pe < me;
         ++symh_boot_info.local_n_pes;
     }
-    status = symh_boot_mpi_status(
-        MPI_Comm_split(symh_boot_mpi.comm, node[me], me, &symh_boot_mpi.node_comm),
-        "MPI_Comm_split");
-    if (status != SYMH_OK)
-        goto err;
     free(leader);
     symh_boot_info.node_of_pe = node;
     symh_debug("node %d of %d: local PE %d of %d%s%s", node[me], symh_boot_info.n_nodes,
@@ -373,14 +367,11 @@ void symh_boot_stop(void)
     MPI_Finalized(&finalized);
     if (finalized) {
         symh_warn("symh_finalize: MPI was finalized before symh_finalize; "
-                  "symheap's communicators could not be freed");
+                  "symheap's communicator could not be freed");
     } else {
-        if (symh_boot_mpi.node_comm != MPI_COMM_NULL)
-            MPI_Comm_free(&symh_boot_mpi.node_comm);
         if (symh_boot_mpi.comm != MPI_COMM_NULL)
             MPI_Comm_free(&symh_boot_mpi.comm);
     }
-    symh_boot_mpi.node_comm = MPI_COMM_NULL;
     symh_boot_mpi.comm = MPI_COMM_NULL;
     free(symh_boot_info.node_of_pe);
     symh_boot_info = (symh_boot_info_t){ -1, -1, -1, -1, 0, NULL, 0 };

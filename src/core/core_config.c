@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,8 @@
 #include <strings.h>
 
 #include <symheap/status.h>
+
+#include "core/core_util.h"
 
 extern char **environ;
 
@@ -198,7 +201,11 @@ static void symh_config_find_unknown(symh_config_report_t *report)
     }
 }
 
-int symh_config_load(symh_config_report_t *report)
+/* Serializes loads: the lazy first load of an accessor may race with another thread's (a
+ * program's threads reading the configuration before symh_init), and with symh_init's. */
+static pthread_mutex_t symh_config_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int symh_config_load_locked(symh_config_report_t *report)
 {
     int id;
 
@@ -228,17 +235,31 @@ int symh_config_load(symh_config_report_t *report)
             report->status = status;
     }
     symh_config_find_unknown(report);
-    symh_config.loaded = 1;
+    __atomic_store_n(&symh_config.loaded, 1, __ATOMIC_RELEASE);
     return report->status;
 }
 
-/* Accessors load the defaults on first use so code running before init sees sane values. */
+int symh_config_load(symh_config_report_t *report)
+{
+    int status;
+
+    pthread_mutex_lock(&symh_config_lock);
+    status = symh_config_load_locked(report);
+    pthread_mutex_unlock(&symh_config_lock);
+    return status;
+}
+
+/* Accessors load the environment on first use so code running before init sees sane values;
+ * the first load happens once however many threads ask at the same time. */
 static const symh_config_value_t *symh_config_value(symh_config_id_t id)
 {
-    if (!symh_config.loaded) {
+    if (symh_unlikely(!__atomic_load_n(&symh_config.loaded, __ATOMIC_ACQUIRE))) {
         symh_config_report_t report;
 
-        symh_config_load(&report);
+        pthread_mutex_lock(&symh_config_lock);
+        if (!symh_config.loaded)
+            symh_config_load_locked(&report);
+        pthread_mutex_unlock(&symh_config_lock);
     }
     return &symh_config.value[id];
 }

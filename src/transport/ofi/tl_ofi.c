@@ -447,14 +447,14 @@ static void symh_tl_ofi_check_atomics(void)
                   symh_tl_ofi_state.info->fabric_attr->prov_name, missing);
 }
 
-/* The local steps of init, up to and including the slot 0 registration. */
-static int symh_tl_ofi_open(void *base, size_t length, int thread_multiple, char *name,
-                            size_t *name_len, uint64_t *key)
+/* Init step 1: the provider's fi_info (preferred: no local descriptors, and progress driven by
+ * our own polls: every symheap wait polls, and a provider's progress thread fights the PEs for
+ * the cores), and what its memory-registration mode asks of us. */
+static int symh_tl_ofi_pick(int thread_multiple)
 {
     const char *prov = symh_config_string(SYMH_CFG_OFI_PROVIDER);
-    /* Preferred: no local descriptors, and progress driven by our own polls (every symheap wait
-     * polls; a provider's progress thread fights the PEs for the cores). */
     int ret = -FI_ENODATA;
+
     for (int attempt = 0; attempt < 4 && ret == -FI_ENODATA; ++attempt)
         ret = symh_tl_ofi_getinfo(prov, thread_multiple, attempt >= 2, attempt % 2 == 0,
                                   &symh_tl_ofi_state.info);
@@ -487,8 +487,16 @@ static int symh_tl_ofi_open(void *base, size_t length, int thread_multiple, char
               info->domain_attr->control_progress == FI_PROGRESS_MANUAL ? "manual" : "auto",
               info->domain_attr->data_progress == FI_PROGRESS_MANUAL ? "manual" : "auto",
               symh_tl_ofi_state.max_msg);
+    return SYMH_OK;
+}
 
-    ret = symh_tl_ofi_lib.fabric(info->fabric_attr, &symh_tl_ofi_state.fabric, NULL);
+/* Init step 2: fabric, domain, address vector, completion queue and counter (each handle is set
+ * only once open, so teardown closes exactly what was opened). */
+static int symh_tl_ofi_open_domain(void)
+{
+    struct fi_info *info = symh_tl_ofi_state.info;
+    int ret = symh_tl_ofi_lib.fabric(info->fabric_attr, &symh_tl_ofi_state.fabric, NULL);
+
     if (ret != 0) {
         symh_tl_ofi_state.fabric = NULL;
         SYMH_OFI_FAIL("fi_fabric", ret);
@@ -525,7 +533,17 @@ static int symh_tl_ofi_open(void *base, size_t length, int thread_multiple, char
         SYMH_OFI_FAIL("fi_cntr_open", ret);
         return SYMH_ERR_TRANSPORT;
     }
-    ret = fi_endpoint(symh_tl_ofi_state.domain, info, &symh_tl_ofi_state.ep, NULL);
+    return SYMH_OK;
+}
+
+/* Init step 3: the endpoint, bound to the address vector, the queue and the counter, enabled;
+ * its name (what peers insert into their address vectors) into `name`, its length into
+ * `*name_len`. */
+static int symh_tl_ofi_open_endpoint(char *name, size_t *name_len)
+{
+    int ret =
+        fi_endpoint(symh_tl_ofi_state.domain, symh_tl_ofi_state.info, &symh_tl_ofi_state.ep, NULL);
+
     if (ret != 0) {
         symh_tl_ofi_state.ep = NULL;
         SYMH_OFI_FAIL("fi_endpoint", ret);
@@ -558,10 +576,19 @@ static int symh_tl_ofi_open(void *base, size_t length, int thread_multiple, char
         *name_len = 0;
         return SYMH_ERR_TRANSPORT;
     }
+    return SYMH_OK;
+}
+
+/* Init step 4: the scratch buffer's registration (providers that need local descriptors), the
+ * provider's atomics, and slot 0 (internal area and heap) registered for remote access; its key
+ * into *key. */
+static int symh_tl_ofi_register_window(void *base, size_t length, uint64_t *key)
+{
+    int status;
+
     if (symh_tl_ofi_state.mr_local) {
-        int status =
-            symh_tl_ofi_mr_reg(symh_tl_ofi_state.scratch, sizeof(symh_tl_ofi_state.scratch),
-                               FI_READ | FI_WRITE, &symh_tl_ofi_state.scratch_mr);
+        status = symh_tl_ofi_mr_reg(symh_tl_ofi_state.scratch, sizeof(symh_tl_ofi_state.scratch),
+                                    FI_READ | FI_WRITE, &symh_tl_ofi_state.scratch_mr);
         if (status != SYMH_OK)
             return status;
         symh_tl_ofi_state.scratch_desc = fi_mr_desc(symh_tl_ofi_state.scratch_mr);
@@ -571,27 +598,34 @@ static int symh_tl_ofi_open(void *base, size_t length, int thread_multiple, char
         symh_error("ofi: opening the endpoint failed (fault injection)");
         return SYMH_ERR_TRANSPORT;
     }
-    int status =
-        symh_tl_ofi_mr_reg(base, length, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
-                           &symh_tl_ofi_state.mr[SYMH_TL_NIC_HEAP_SLOT]);
+    status = symh_tl_ofi_mr_reg(base, length, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
+                                &symh_tl_ofi_state.mr[SYMH_TL_NIC_HEAP_SLOT]);
     if (status != SYMH_OK)
         return status;
     *key = fi_mr_key(symh_tl_ofi_state.mr[SYMH_TL_NIC_HEAP_SLOT]);
     return SYMH_OK;
 }
 
-static int symh_tl_ofi_init(void *base, size_t length, int thread_multiple)
+/* The local steps of init, in order, up to and including the slot 0 registration. */
+static int symh_tl_ofi_open(void *base, size_t length, int thread_multiple, char *name,
+                            size_t *name_len, uint64_t *key)
 {
-    int n = symh_boot_info.n_pes;
-    symh_tl_ofi_state.my_pe = symh_boot_info.my_pe;
-    symh_tl_ofi_state.n_pes = n;
-    symh_tl_ofi_state.n_slots = symh_tl_nic_n_slots;
-    symh_tl_ofi_state.thread_multiple = thread_multiple;
-    symh_tl_ofi_state.issued = 0;
-    symh_tl_ofi_state.err_seen = 0;
+    int status = symh_tl_ofi_pick(thread_multiple);
 
-    int status = SYMH_OK;
+    if (status == SYMH_OK)
+        status = symh_tl_ofi_open_domain();
+    if (status == SYMH_OK)
+        status = symh_tl_ofi_open_endpoint(name, name_len);
+    if (status == SYMH_OK)
+        status = symh_tl_ofi_register_window(base, length, key);
+    return status;
+}
+
+/* The per-PE and per-slot tables of an n-PE job; every address starts FI_ADDR_NOTAVAIL. */
+static int symh_tl_ofi_alloc_tables(int n)
+{
     size_t n_slots = (size_t)symh_tl_ofi_state.n_slots;
+
     symh_tl_ofi_state.addr =
         symh_fault_malloc((size_t)n * sizeof(*symh_tl_ofi_state.addr), "ofi: tables");
     symh_tl_ofi_state.mr = calloc(n_slots, sizeof(*symh_tl_ofi_state.mr));
@@ -602,27 +636,20 @@ static int symh_tl_ofi_init(void *base, size_t length, int thread_multiple)
         symh_tl_ofi_state.keys == NULL || symh_tl_ofi_state.bases == NULL ||
         symh_tl_ofi_state.live == NULL) {
         symh_error("ofi: out of memory for the tables of %d PEs", n);
-        status = SYMH_ERR_NO_MEMORY;
-    } else {
-        for (int pe = 0; pe < n; ++pe)
-            symh_tl_ofi_state.addr[pe] = FI_ADDR_NOTAVAIL;
+        return SYMH_ERR_NO_MEMORY;
     }
+    for (int pe = 0; pe < n; ++pe)
+        symh_tl_ofi_state.addr[pe] = FI_ADDR_NOTAVAIL;
+    return SYMH_OK;
+}
 
-    /* Local steps; a PE that failed still takes part in both exchanges below. */
-    symh_tl_ofi_hello_t mine = { .rec = { .base = (uint64_t)(uintptr_t)base } };
-    size_t name_len = sizeof(mine.name);
-    if (status == SYMH_OK)
-        status = symh_tl_ofi_load();
-    if (status == SYMH_OK)
-        status =
-            symh_tl_ofi_open(base, length, thread_multiple, mine.name, &name_len, &mine.rec.key);
+/* After the address exchange (`all`: one hello per PE, `stride` bytes apart): every PE's slot 0
+ * key and base, and the endpoint of every routed PE in the address vector. */
+static int symh_tl_ofi_insert_peers(const void *all, size_t stride)
+{
+    int status = SYMH_OK;
 
-    /* Exchange 1: slot 0 keys and bases, and the endpoint names. */
-    void *all = NULL;
-    size_t stride = 0;
-    status = symh_boot_exchange(status, &mine, sizeof(mine.rec) + name_len,
-                                "ofi: the address exchange", &all, &stride);
-    for (int pe = 0; pe < n && status == SYMH_OK; ++pe) {
+    for (int pe = 0; pe < symh_tl_ofi_state.n_pes && status == SYMH_OK; ++pe) {
         const char *block = (const char *)all + stride * (size_t)pe;
         symh_tl_ofi_slot_rec_t rec;
         memcpy(&rec, block, sizeof(rec));
@@ -640,6 +667,36 @@ static int symh_tl_ofi_init(void *base, size_t length, int thread_multiple)
             status = SYMH_ERR_TRANSPORT;
         }
     }
+    return status;
+}
+
+static int symh_tl_ofi_init(void *base, size_t length, int thread_multiple)
+{
+    symh_tl_ofi_hello_t mine = { .rec = { .base = (uint64_t)(uintptr_t)base } };
+    size_t name_len = sizeof(mine.name), stride = 0;
+    void *all = NULL;
+    int status;
+
+    symh_tl_ofi_state.my_pe = symh_boot_info.my_pe;
+    symh_tl_ofi_state.n_pes = symh_boot_info.n_pes;
+    symh_tl_ofi_state.n_slots = symh_tl_nic_n_slots;
+    symh_tl_ofi_state.thread_multiple = thread_multiple;
+    symh_tl_ofi_state.issued = 0;
+    symh_tl_ofi_state.err_seen = 0;
+
+    /* Local steps; a PE that failed still takes part in both exchanges below. */
+    status = symh_tl_ofi_alloc_tables(symh_tl_ofi_state.n_pes);
+    if (status == SYMH_OK)
+        status = symh_tl_ofi_load();
+    if (status == SYMH_OK)
+        status =
+            symh_tl_ofi_open(base, length, thread_multiple, mine.name, &name_len, &mine.rec.key);
+
+    /* Exchange 1: slot 0 keys and bases, and the endpoint names. */
+    status = symh_boot_exchange(status, &mine, sizeof(mine.rec) + name_len,
+                                "ofi: the address exchange", &all, &stride);
+    if (status == SYMH_OK)
+        status = symh_tl_ofi_insert_peers(all, stride);
     free(all);
 
     /* Exchange 2: everybody connected? (Those who failed exchange 1 all stop here too.) */
