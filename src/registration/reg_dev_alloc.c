@@ -86,14 +86,20 @@ int symh_dev_alloc_check_copy(const char *func, const void *ptr, size_t nbytes)
             func, ptr, nbytes, (size_t)(addr + nbytes - (entry.base + entry.length)), entry.base,
             entry.length, entry.label);
     }
-    /* The first byte is in no device allocation: the range must not run into one either. */
-    if (symh_reg_map_lookup(symh_reg_registry, addr + nbytes - 1, &entry) == SYMH_OK &&
-        entry.kind == SYMH_REG_KIND_DEVICE)
+    /* The first byte is in no device allocation: the range must not run into one either (ending
+     * in it, or covering it whole). */
+    for (uintptr_t at = addr;
+         symh_reg_map_next(symh_reg_registry, at, &entry) == SYMH_OK && entry.base < addr + nbytes;
+         at = entry.base + entry.length) {
+        if (entry.kind != SYMH_REG_KIND_DEVICE)
+            continue;
         return symh_dev_alloc_misuse(SYMH_ERR_NOT_REGISTERED,
                                      "%s: device range [%p, +%zu) starts before the allocation "
-                                     "[%#" PRIxPTR
-                                     ", +%zu) label \"%s\" it ends in; nothing copied",
-                                     func, ptr, nbytes, entry.base, entry.length, entry.label);
+                                     "[%#" PRIxPTR ", +%zu) label \"%s\" it %s; nothing copied",
+                                     func, ptr, nbytes, entry.base, entry.length, entry.label,
+                                     entry.base + entry.length < addr + nbytes ? "runs across"
+                                                                               : "ends in");
+    }
     if (symh_dev_alloc_policy() == SYMH_REGISTRY_ERROR)
         return symh_dev_alloc_misuse(SYMH_ERR_NOT_REGISTERED,
                                      "%s: device range [%p, +%zu) is not in a device allocation "

@@ -1137,6 +1137,38 @@ int symh_reg_map_lookup(const symh_reg_map_t *map, uintptr_t addr, symh_reg_entr
     return status;
 }
 
+int symh_reg_map_next(const symh_reg_map_t *map, uintptr_t addr, symh_reg_entry_t *entry)
+{
+    _Atomic uint32_t *lock;
+    const symh_reg_leaf_t *lf;
+    uint32_t slot, leaf;
+    int status = SYMH_ERR_NOT_REGISTERED;
+
+    if (map == NULL)
+        return SYMH_ERR_INVALID_ARG;
+    lock = (_Atomic uint32_t *)&map->lock;
+    symh_reg_lock_read(lock);
+    /* Every range left of the descent ends at or below its separator, so at or below addr (file
+     * comment); the answer is the leaf's range holding addr, or its next one, or the first of
+     * the next non-empty leaf in the chain. */
+    leaf = symh_reg_map_tree_descend(map, addr, NULL);
+    lf = SYMH_REG_MAP_LEAF(map, leaf);
+    slot = symh_reg_map_leaf_rank(lf, addr);
+    if (slot > 0 && addr < lf->end[slot - 1])
+        --slot;
+    while (slot >= lf->n && lf->next != SYMH_REG_MAP_NIL) {
+        lf = SYMH_REG_MAP_LEAF(map, lf->next);
+        slot = 0;
+    }
+    if (slot < lf->n) {
+        status = SYMH_OK;
+        if (entry != NULL)
+            *entry = *SYMH_REG_MAP_ENTRY(map, lf->rec[slot]);
+    }
+    symh_reg_unlock_read(lock);
+    return status;
+}
+
 size_t symh_reg_map_count(const symh_reg_map_t *map)
 {
     _Atomic uint32_t *lock;

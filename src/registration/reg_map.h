@@ -57,6 +57,10 @@ int symh_reg_map_take(symh_reg_map_t *map, uintptr_t addr,
 
 /* Copies the range containing `addr` to *entry. SYMH_ERR_NOT_REGISTERED when none does. */
 int symh_reg_map_lookup(const symh_reg_map_t *map, uintptr_t addr, symh_reg_entry_t *entry);
+/* Copies the lowest range that ends after `addr` to *entry: the one containing `addr`, else the
+ * first above it (so the ranges overlapping [lo, hi) are next(lo), next(its end), ... while their
+ * base is below hi). SYMH_ERR_NOT_REGISTERED when every range ends at or below `addr`. */
+int symh_reg_map_next(const symh_reg_map_t *map, uintptr_t addr, symh_reg_entry_t *entry);
 
 size_t symh_reg_map_count(const symh_reg_map_t *map);
 

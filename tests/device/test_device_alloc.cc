@@ -401,6 +401,19 @@ TEST_F(DevAlloc, CopiesOfInteriorRangesAndPastTheEnd)
         EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_dev_memcpy_to_device(d - 16, zeros.data(), 32));
     });
     EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
+    // A range starting before the allocation and ending past it (neither end in it): the same.
+    std::fill(back.begin(), back.end(), 0xee);
+    expect_one_line("label \"copies\" it runs across; nothing copied", [&] {
+        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED,
+                  symh_dev_memcpy_from_device(back.data(), d - 16, len + 32));
+    });
+    for (unsigned char c : back)
+        ASSERT_EQ(0xee, c);
+    std::vector<unsigned char> wide(len + 32, 0);
+    expect_one_line("it runs across; nothing copied", [&] {
+        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED,
+                  symh_dev_memcpy_to_device(d - 16, wide.data(), len + 32));
+    });
     ASSERT_EQ(SYMH_OK, symh_dev_memcpy_from_device(back.data(), d, len));
     EXPECT_EQ(0, memcmp(back.data(), pattern.data(), len));
     EXPECT_EQ(SYMH_OK, symh_dev_free(&p, SYMH_DEVICE_ANY));

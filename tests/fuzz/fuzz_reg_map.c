@@ -3,7 +3,9 @@
  * a 1024-byte address space near the top of the address space (so that overflowing lengths are
  * reachable): insert [a*4, +b) (b 0: a zero length; op bit: a length that wraps), remove at any
  * byte, take at any byte (b's bits: an accept callback that takes anything, only the start of a
- * range, only a device, or nothing; with or without *found), lookup, remove_if by a device bit,
+ * range, only a device, or nothing; with or without *found), lookup, next (the lowest range
+ * ending after a byte, which crosses leaves whose separator outlived its base), remove_if by a
+ * device bit,
  * or a run of up to 64 inserts or removes at a, a + 4, ... (so that a short input fills and
  * empties several B+tree leaves: splits, borrows, merges and the root growing a level and losing
  * it). Aborts when a status, a conflict, a removed, taken or looked-up entry, a call of take's
@@ -83,6 +85,21 @@ static long fuzz_model_overlap(const fuzz_model_t *m, uintptr_t base, size_t len
 
         if (r->base < base + length && base < r->base + r->length &&
             (best < 0 || r->base < m->live[best].base))
+            best = (long)i;
+    }
+    return best;
+}
+
+/* The model's lowest range ending after addr, or -1. */
+static long fuzz_model_next(const fuzz_model_t *m, uintptr_t addr)
+{
+    long best = -1;
+    size_t i;
+
+    for (i = 0; i < m->count; ++i) {
+        const fuzz_range_t *r = &m->live[i];
+
+        if (r->base + (r->length - 1) >= addr && (best < 0 || r->base < m->live[best].base))
             best = (long)i;
     }
     return best;
@@ -229,8 +246,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 4: /* take at any byte */
             fuzz_take(map, &model, a + b % 4, (uint8_t)b);
             break;
-        case 5:
-        case 6: /* lookup */
+        case 6: /* next: the lowest range ending after a + b % 4 */
+            a += b % 4;
+            hit = fuzz_model_next(&model, a);
+            status = symh_reg_map_next(map, a, &out);
+            if (hit < 0)
+                fuzz_require(status == SYMH_ERR_NOT_REGISTERED);
+            else
+                fuzz_require(status == SYMH_OK && fuzz_same(&out, &model.live[hit]));
+            break;
+        case 5: /* lookup */
             a += b % 4;
             hit = fuzz_model_find(&model, a);
             status = symh_reg_map_lookup(map, a, &out);

@@ -87,6 +87,17 @@ int symh_shim_reg_map_lookup(const symh_shim_reg_map_t *map, uintptr_t addr,
     return status;
 }
 
+int symh_shim_reg_map_next(const symh_shim_reg_map_t *map, uintptr_t addr,
+                           symh_shim_reg_entry_t *entry)
+{
+    symh_reg_entry_t out;
+    int status = symh_reg_map_next(map, addr, entry == NULL ? NULL : &out);
+
+    if (status == SYMH_OK && entry != NULL)
+        shim_reg_from(&out, entry);
+    return status;
+}
+
 size_t symh_shim_reg_map_count(const symh_shim_reg_map_t *map)
 {
     return symh_reg_map_count(map);

@@ -37,6 +37,8 @@ int symh_shim_reg_map_remove(symh_shim_reg_map_t *map, uintptr_t addr,
                              symh_shim_reg_entry_t *removed);
 int symh_shim_reg_map_lookup(const symh_shim_reg_map_t *map, uintptr_t addr,
                              symh_shim_reg_entry_t *entry);
+int symh_shim_reg_map_next(const symh_shim_reg_map_t *map, uintptr_t addr,
+                           symh_shim_reg_entry_t *entry);
 size_t symh_shim_reg_map_count(const symh_shim_reg_map_t *map);
 size_t symh_shim_reg_map_remove_if(symh_shim_reg_map_t *map,
                                    int (*keep)(const symh_shim_reg_entry_t *, void *), void *arg);

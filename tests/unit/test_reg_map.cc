@@ -482,6 +482,43 @@ TEST_F(RegMapTest, RangeReachingPastARemovedFirstBaseIsFound)
     }
 }
 
+// next: the lowest range ending after an address, in the range's own leaf, in the next leaf of
+// the chain, and where a removal by base left a separator at a base that is gone (the descent
+// then reaches a leaf whose ranges all start above the address).
+TEST_F(RegMapTest, NextFindsTheLowestRangeEndingAfterAnAddress)
+{
+    const size_t n = 2000;
+    const uintptr_t lo = (uintptr_t)1 << 36, stride = 64;
+    symh_shim_reg_entry_t e;
+
+    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_shim_reg_map_next(map_, lo, &e));
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(SYMH_OK, insert(lo + i * stride, 16)) << i;
+    // Every other range removed by its base: leaves keep stale separators.
+    for (size_t i = 1; i < n; i += 2)
+        ASSERT_EQ(SYMH_OK, symh_shim_reg_map_remove(map_, lo + i * stride, nullptr)) << i;
+    ASSERT_EQ(SYMH_OK, symh_shim_reg_map_next(map_, 0, &e));
+    EXPECT_EQ(lo, e.base);
+    for (size_t i = 0; i + 2 < n; i += 2) {
+        uintptr_t b = lo + i * stride;
+
+        // Inside a range: that range; from its end through the gap: the next live one.
+        for (uintptr_t a : { b, b + 15 }) {
+            ASSERT_EQ(SYMH_OK, symh_shim_reg_map_next(map_, a, &e)) << i;
+            ASSERT_EQ(b, e.base) << i;
+        }
+        for (uintptr_t a : { b + 16, b + stride, b + 2 * stride - 1 }) {
+            ASSERT_EQ(SYMH_OK, symh_shim_reg_map_next(map_, a, &e)) << i;
+            ASSERT_EQ(b + 2 * stride, e.base) << i << " from +" << (a - b);
+            ASSERT_EQ(16u, e.length);
+        }
+    }
+    uintptr_t last = lo + (n - 2) * stride;
+    EXPECT_EQ(SYMH_OK, symh_shim_reg_map_next(map_, last + 15, &e));
+    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_shim_reg_map_next(map_, last + 16, &e));
+    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_shim_reg_map_next(map_, UINTPTR_MAX, nullptr));
+}
+
 // take refuses through its accept callback (the device allocator's device-mismatch free) without
 // changing anything, on both of its paths: by base (hash, no descent) while a leaf keeps more
 // than a quarter of its ranges, and through a descent (interior addresses, and bases once the
