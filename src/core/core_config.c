@@ -249,6 +249,13 @@ int symh_config_load(symh_config_report_t *report)
     return status;
 }
 
+void symh_config_forget(void)
+{
+    pthread_mutex_lock(&symh_config_lock);
+    __atomic_store_n(&symh_config.loaded, 0, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&symh_config_lock);
+}
+
 /* Accessors load the environment on first use so code running before init sees sane values;
  * the first load happens once however many threads ask at the same time. */
 static const symh_config_value_t *symh_config_value(symh_config_id_t id)

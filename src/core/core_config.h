@@ -54,6 +54,9 @@ extern const symh_config_var_t symh_config_vars[SYMH_CFG_COUNT];
  * configuration. On an invalid value the current configuration keeps the defaults for it and
  * the report says why. Never logs: the caller decides which PE speaks. */
 int symh_config_load(symh_config_report_t *report);
+/* Forgets what was loaded: the next accessor loads the environment again (the tests of the lazy
+ * first load). */
+void symh_config_forget(void);
 
 /* Parses `text` as a value of `var`; on failure writes a message naming both into `msg`. */
 int symh_config_parse(const symh_config_var_t *var, const char *text, symh_config_value_t *value,

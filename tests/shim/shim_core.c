@@ -137,6 +137,11 @@ int symh_shim_config_load(char *message, size_t message_len, char *unknown, size
     return status;
 }
 
+void symh_shim_config_forget(void)
+{
+    symh_config_forget();
+}
+
 int symh_shim_config_value(const char *name, unsigned long long *number, char *text,
                            size_t text_len)
 {

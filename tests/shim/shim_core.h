@@ -38,6 +38,8 @@ int symh_shim_config_load(char *message, size_t message_len, char *unknown, size
  * `text`. -1 when the name is not declared. */
 int symh_shim_config_value(const char *name, unsigned long long *number, char *text,
                            size_t text_len);
+/* Forgets the loaded configuration: the next symh_shim_config_value loads it lazily. */
+void symh_shim_config_forget(void);
 /* Number of declared variables and the name of the i-th. */
 int symh_shim_config_count(void);
 const char *symh_shim_config_name(int index);
