@@ -47,20 +47,8 @@ made from version.h.in. Prints each failure as file:line: check: detail. Exit st
 EOF
 }
 
-case ${1:-} in
--h | --help)
-    usage
-    exit 0
-    ;;
--*)
-    usage >&2
-    exit 2
-    ;;
-esac
-[[ $# -le 2 ]] || {
-    usage >&2
-    exit 2
-}
+. "$(dirname "${BASH_SOURCE[0]}")/tool_args.sh"
+symh_tool_args 2 "$@"
 gen_include=${2:-}
 [[ -z $gen_include || -d $gen_include ]] || {
     echo "check_docs: no directory $gen_include" >&2

@@ -15,27 +15,17 @@ EOF
 }
 
 fix=0
-root=
+args=()
 for arg in "$@"; do
-    case $arg in
-    --fix) fix=1 ;;
-    -h | --help)
-        usage
-        exit 0
-        ;;
-    -*)
-        usage >&2
-        exit 2
-        ;;
-    *)
-        [[ -z $root ]] || {
-            usage >&2
-            exit 2
-        }
-        root=$arg
-        ;;
-    esac
+    if [[ $arg == --fix ]]; then
+        fix=1
+    else
+        args+=("$arg")
+    fi
 done
+. "$(dirname "${BASH_SOURCE[0]}")/tool_args.sh"
+symh_tool_args 1 ${args[@]+"${args[@]}"}
+root=${args[0]:-}
 root=${root:-$(dirname "${BASH_SOURCE[0]}")/..}
 cd "$root"
 

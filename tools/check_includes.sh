@@ -36,20 +36,8 @@ violation as file:line: rule: detail. Exit status: 0 clean, 1 violations, 2 usag
 EOF
 }
 
-case ${1:-} in
--h | --help)
-    usage
-    exit 0
-    ;;
--*)
-    usage >&2
-    exit 2
-    ;;
-esac
-[[ $# -le 1 ]] || {
-    usage >&2
-    exit 2
-}
+. "$(dirname "${BASH_SOURCE[0]}")/tool_args.sh"
+symh_tool_args 1 "$@"
 cd "${1:-$(dirname "${BASH_SOURCE[0]}")/..}"
 [[ -d src ]] || {
     echo "check_includes: no src/ in $(pwd)" >&2
