@@ -94,7 +94,21 @@ static int64_t symh_log_now(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Prints one line with the prefix of `file:line`. */
+/* The innermost context pushed on this thread (symh_log_context_push), NULL when none. */
+static __thread symh_log_context_t *symh_log_context;
+
+void symh_log_context_push(symh_log_context_t *ctx, const char *func, int pe)
+{
+    *ctx = (symh_log_context_t){ .func = func, .pe = pe, .outer = symh_log_context };
+    symh_log_context = ctx;
+}
+
+void symh_log_context_pop(symh_log_context_t *ctx)
+{
+    symh_log_context = ctx->outer;
+}
+
+/* Prints one line with the prefix of `file:line` (and the call's context, when one is pushed). */
 static void symh_log_vemit(int level, const char *file, int line, const char *fmt, va_list ap)
     __attribute__((format(printf, 4, 0)));
 static void symh_log_vemit(int level, const char *file, int line, const char *fmt, va_list ap)
@@ -110,6 +124,13 @@ static void symh_log_vemit(int level, const char *file, int line, const char *fm
                    symh_log_basename(file), line, symh_log_level_name(level));
     if (len < 0 || (size_t)len >= sizeof(buf))
         len = 0;
+    if (symh_log_context != NULL) {
+        int more = snprintf(buf + len, sizeof(buf) - (size_t)len,
+                            "%s (PE %d): ", symh_log_context->func, symh_log_context->pe);
+
+        if (more > 0 && (size_t)(len + more) < sizeof(buf))
+            len += more;
+    }
     vsnprintf(buf + len, sizeof(buf) - (size_t)len, fmt, ap);
 
     if (symh_log_sink) {
@@ -206,6 +227,9 @@ void symh_log_write(int level, const char *file, int line, const char *fmt, ...)
     unsigned long dropped;
     int pass = symh_log_admit(level, file, line, &dropped);
     va_list ap;
+
+    if (level == SYMH_LOG_ERROR && symh_log_context != NULL)
+        ++symh_log_context->errors; /* a suppressed line counts: the failure was reported */
 
     if (dropped != 0)
         symh_log_emit_summary(level, file, line, dropped);

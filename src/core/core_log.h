@@ -34,6 +34,21 @@ void symh_log_flush(void);
  * (the tests' log capture starts each captured action with it). */
 void symh_log_rearm(void);
 
+/* The context of one call into a lower layer on this thread (a transport's put for symh_putmem):
+ * while it is pushed, every line logged on the thread starts with "<func> (PE <pe>): ", so the
+ * lower layer's line names the public call, and `errors` counts the error lines logged under it,
+ * so that the caller logs its own line only when the lower layer logged none (one line per
+ * failure, STYLE.md). Contexts nest; pop in the reverse order. */
+typedef struct symh_log_context {
+    const char *func;
+    int pe;
+    unsigned errors;
+    struct symh_log_context *outer;
+} symh_log_context_t;
+
+void symh_log_context_push(symh_log_context_t *ctx, const char *func, int pe);
+void symh_log_context_pop(symh_log_context_t *ctx);
+
 #define symh_log(level, ...)                                                    \
     do {                                                                        \
         if ((level) <= SYMH_LOG_MAX_LEVEL && (level) <= symh_log_level_current) \

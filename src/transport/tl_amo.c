@@ -33,8 +33,11 @@ SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_LOCK_FREE)
         if (mapped_ == NULL || symh_tl_rma.amo_ops != NULL) {                                   \
             const symh_tl_ops_t *ops_ =                                                         \
                 symh_tl_rma.amo_ops != NULL ? symh_tl_rma.amo_ops : symh_tl_ops_of(pe);         \
+            symh_log_context_t ctx_;                                                            \
+                                                                                                \
+            symh_tl_rma_ops_begin(&ctx_, __func__, pe);                                         \
             symh_tl_rma_ops_done(                                                               \
-                __func__, pe,                                                                   \
+                &ctx_, ops_,                                                                    \
                 ops_->amo(OP, (void *)(addr), sizeof(TYPE), value, cond, fetched, pe));         \
             return done;                                                                        \
         }                                                                                       \

@@ -110,11 +110,15 @@ int symh_tl_rma_slow(const symh_tl_rma_access_t *access, const void *addr, size_
     return SYMH_OK;
 }
 
-void symh_tl_rma_ops_done(const char *func, int pe, int status)
+void symh_tl_rma_ops_done(symh_log_context_t *ctx, const symh_tl_ops_t *ops, int status)
 {
-    const symh_tl_ops_t *ops = symh_tl_ops_of(pe);
+    const char *func = ctx->func;
+    int pe = ctx->pe;
 
-    if (status == SYMH_OK || status == SYMH_ERR_NOT_REGISTERED) /* the latter logged already */
+    symh_log_context_pop(ctx);
+    /* NOT_REGISTERED was logged by the local-buffer check; a transport's own line (ctx->errors)
+     * already names the call and the PE. */
+    if (status == SYMH_OK || status == SYMH_ERR_NOT_REGISTERED || ctx->errors != 0)
         ;
     else if (ops == &symh_tl_none_ops)
         symh_error("%s: no load/store route to PE %d, and no transport built into symheap "
@@ -147,16 +151,18 @@ void symh_tl_rma_ops_xfer(const symh_tl_rma_access_t *access, void *dest, const 
 {
     const symh_tl_ops_t *ops = symh_tl_ops_of(pe);
     int flags = access->flags, is_put = flags & SYMH_TL_RMA_PUT, status;
+    symh_log_context_t ctx;
 
     if (!(flags & SYMH_TL_RMA_OWN_LOCAL) &&
         symh_tl_rma_local_ok(access->func, ops, is_put ? source : dest, bytes) != SYMH_OK)
         return;
+    symh_tl_rma_ops_begin(&ctx, access->func, pe);
     if (flags & SYMH_TL_RMA_NBI)
         status =
             is_put ? ops->put_nbi(dest, source, bytes, pe) : ops->get_nbi(dest, source, bytes, pe);
     else
         status = is_put ? ops->put(dest, source, bytes, pe) : ops->get(dest, source, bytes, pe);
-    symh_tl_rma_ops_done(access->func, pe, status);
+    symh_tl_rma_ops_done(&ctx, ops, status);
 }
 
 /* Logs and records a NULL local buffer of a non-empty transfer; returns 1 when it was NULL. */
@@ -225,6 +231,7 @@ symh_tl_rma_strided(const symh_tl_rma_access_t *access, void *dest, const void *
     const void *sym = is_put ? (const void *)dest : source;
     size_t size = access->elem_size, i;
     const symh_tl_ops_t *ops;
+    symh_log_context_t ctx;
     char *mapped, *d;
     const char *s;
 
@@ -250,12 +257,13 @@ symh_tl_rma_strided(const symh_tl_rma_access_t *access, void *dest, const void *
     if (symh_tl_rma_local_ok(func, ops, is_put ? source : dest,
                              symh_tl_rma_span(nelems, is_put ? sst : dst) * size) != SYMH_OK)
         return;
+    symh_tl_rma_ops_begin(&ctx, func, pe);
     for (i = 0; i < nelems && status == SYMH_OK; ++i) {
         d = (char *)dest + i * (size_t)dst * size;
         s = (const char *)source + i * (size_t)sst * size;
         status = is_put ? ops->put(d, s, size, pe) : ops->get(d, s, size, pe);
     }
-    symh_tl_rma_ops_done(func, pe, status);
+    symh_tl_rma_ops_done(&ctx, ops, status);
 }
 
 void symh_putmem(void *dest, const void *source, size_t nelems, int pe)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/core_log.h"
 #include "core/core_status.h"
 #include "transport/tl.h"
 #include "transport/tl_ipc.h"
@@ -65,9 +66,14 @@ typedef struct {
 int symh_tl_rma_slow(const symh_tl_rma_access_t *access, const void *addr, size_t nelems, int pe,
                      char **mapped);
 
-/* Records the outcome of an access that went through PE pe's ops table, logging one line naming
- * `func` when it failed. */
-void symh_tl_rma_ops_done(const char *func, int pe, int status);
+/* An access through PE pe's ops table runs between these two: begin pushes the log context
+ * (the transport's lines name `func` and `pe`); done pops it and records the outcome, logging one
+ * line naming `func` only when it failed and the transport logged none. */
+static inline void symh_tl_rma_ops_begin(symh_log_context_t *ctx, const char *func, int pe)
+{
+    symh_log_context_push(ctx, func, pe);
+}
+void symh_tl_rma_ops_done(symh_log_context_t *ctx, const symh_tl_ops_t *ops, int status);
 
 /* A contiguous transfer of `bytes` through PE pe's ops table: checks that the local buffer is
  * registered when the route is a NIC transport (SYMH_ERR_NOT_REGISTERED, nothing sent; not for

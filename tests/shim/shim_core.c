@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <symheap/status.h>
@@ -99,6 +100,25 @@ void symh_shim_log_emit_site(int site, int level, const char *msg)
         symh_log(level, "%s", msg);
     else
         symh_log(level, "%s", msg);
+}
+
+void *symh_shim_log_context_push(const char *func, int pe)
+{
+    symh_log_context_t *ctx = malloc(sizeof(*ctx));
+
+    if (ctx != NULL)
+        symh_log_context_push(ctx, func, pe);
+    return ctx;
+}
+
+unsigned symh_shim_log_context_pop(void *ctx)
+{
+    symh_log_context_t *c = ctx;
+    unsigned errors = c->errors;
+
+    symh_log_context_pop(c);
+    free(c);
+    return errors;
 }
 
 void symh_shim_log_flush(void)

@@ -22,6 +22,10 @@ void symh_shim_log_reset_unexpected(void);
 void symh_shim_log_emit(int level, const char *msg);
 /* Logs `msg` from one of two call sites (0 or 1) of its own, for the per-site rate limit. */
 void symh_shim_log_emit_site(int site, int level, const char *msg);
+/* symh_log_context_push/pop on this thread (the context is allocated by push, freed by pop);
+ * pop returns the error lines logged under it. */
+void *symh_shim_log_context_push(const char *func, int pe);
+unsigned symh_shim_log_context_pop(void *ctx);
 /* symh_log_flush: prints pending "similar lines suppressed" summaries, resets every site. */
 void symh_shim_log_flush(void);
 void symh_shim_log_set_level(int level);

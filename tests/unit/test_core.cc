@@ -136,6 +136,40 @@ TEST_F(Core, LogLinePrefixAndLevels)
     symh_shim_log_set_level(saved);
 }
 
+// A pushed context names the public call and the PE in every line under it (a transport's line
+// for the RMA call that reached it), counts the error lines, nests, and is per thread.
+TEST_F(Core, LogContextNamesTheCallAndCountsItsErrors)
+{
+    unsigned outer_errors = 0, inner_errors = 0, other_errors = 99;
+    std::string other_log;
+    std::string log = symh_captured_log([&] {
+        void *outer = symh_shim_log_context_push("symh_putmem", 3);
+        symh_shim_log_emit(0, "ucx: ucp_put_nbx failed");
+        symh_shim_log_emit(1, "a warning");
+        void *inner = symh_shim_log_context_push("symh_long_g", 5);
+        symh_shim_log_emit(0, "ofi: fi_read failed");
+        std::thread other([&] {
+            void *mine = symh_shim_log_context_push("symh_quiet", 0);
+            symh_shim_log_emit(1, "not an error");
+            other_errors = symh_shim_log_context_pop(mine);
+        });
+        other.join();
+        inner_errors = symh_shim_log_context_pop(inner);
+        outer_errors = symh_shim_log_context_pop(outer);
+        symh_shim_log_emit(0, "after");
+    });
+    EXPECT_NE(std::string::npos, log.find(" error symh_putmem (PE 3): ucx: ucp_put_nbx failed\n"))
+        << log;
+    EXPECT_NE(std::string::npos, log.find(" warn symh_putmem (PE 3): a warning\n")) << log;
+    EXPECT_NE(std::string::npos, log.find(" error symh_long_g (PE 5): ofi: fi_read failed\n"))
+        << log;
+    EXPECT_NE(std::string::npos, log.find(" warn symh_quiet (PE 0): not an error\n")) << log;
+    EXPECT_NE(std::string::npos, log.find(" error after\n")) << log;
+    EXPECT_EQ(1u, inner_errors);
+    EXPECT_EQ(1u, outer_errors); // the inner context's error is the inner one's
+    EXPECT_EQ(0u, other_errors);
+}
+
 // ---- configuration --------------------------------------------------------------------------
 
 struct SizeCase {
