@@ -7,7 +7,8 @@
 extern "C" {
 #endif
 
-/* Of the fault sites whose name starts with `prefix` ("ofi", "ucx", "nic", "boot"), the first
+/* Of the fault sites whose name starts with `prefix` ("ofi", "ucx", "nic", "boot", and
+ * "amo" for the provider-capability site outside the start-up sweeps), the first
  * `skip` that this PE reaches pass and the next fails once. NULL disarms. */
 void symh_shim_fault_arm(const char *prefix, long skip);
 /* The site that failed since the last arm, NULL when none has. */
