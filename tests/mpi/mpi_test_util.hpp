@@ -49,6 +49,11 @@ std::string expected_route(int pe);
 bool expected_mapped(int pe);
 // Whether `pe` has any route from this PE under the configuration (RMA reaches it).
 bool expected_reachable(int pe);
+// Whether a route (as symh_pe_transport names it) is a NIC transport.
+inline bool is_nic(const std::string &route)
+{
+    return route == "ucx" || route == "ofi";
+}
 bool same_everywhere(uint64_t value); // whether every PE passed the same value (collective)
 
 // Lines of a captured log.

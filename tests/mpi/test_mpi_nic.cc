@@ -37,11 +37,6 @@ namespace
 
 using namespace symh_test;
 
-bool is_nic(const std::string &route)
-{
-    return route == "ucx" || route == "ofi";
-}
-
 // The NIC-routed peers of this PE (never empty in these configurations: asserted).
 std::vector<int> nic_peers()
 {

@@ -21,11 +21,6 @@ namespace
 
 using namespace symh_test;
 
-bool is_nic(const std::string &route)
-{
-    return route == "ucx" || route == "ofi";
-}
-
 class NicRing : public SymhSuiteInitTest
 {
 };
