@@ -26,11 +26,6 @@ using symh_test::log_lines;
 
 const size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
-// `statement` (an access the range does not allow) run in a child process must end it with
-// SIGSEGV: the fault of a reservation, an unmapped range or a protection, not any other death
-// (SIGBUS of a file mapping with nothing behind it, an abort, an exit).
-#define EXPECT_SEGV(statement) EXPECT_EXIT(statement, ::testing::KilledBySignal(SIGSEGV), "")
-
 class VmmBeforeInit : public SymhTest
 {
 };

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <string>
 
 #include "shim_core.h"
@@ -42,5 +43,18 @@ template <typename F> auto symh_captured_log_value(F action)
     symh_shim_log_end();
     return value;
 }
+
+// Expects `statement` to die of SIGSEGV, the fault an access the mapping does not allow gets
+// (PROT_NONE, an unmapped range, a write to a read-only view); any other death (SIGBUS: a mapping
+// past the end of its object, an abort, an exit) fails. The child restores SIGSEGV's default
+// action first: the sanitizers and UCX (loaded by MPI, even in a singleton) catch the signal and
+// exit with their own report otherwise.
+#define EXPECT_SEGV(statement)        \
+    EXPECT_EXIT(                      \
+        {                             \
+            signal(SIGSEGV, SIG_DFL); \
+            statement;                \
+        },                            \
+        ::testing::KilledBySignal(SIGSEGV), "")
 
 #endif /* SYMH_GTEST_HPP */

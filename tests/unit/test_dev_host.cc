@@ -21,18 +21,6 @@ class DevHost : public SymhTest
     size_t page = symh_shim_dev_granularity(0);
 };
 
-// Expects `statement` to die of SIGSEGV, the fault an access the mapping does not allow gets
-// (PROT_NONE, or a write to a read-only view); any other death (SIGBUS: a mapping past the end of
-// its object, an abort) fails. The child restores SIGSEGV's default action first: the sanitizer
-// builds catch the signal and exit with their own report otherwise.
-#define EXPECT_SEGV(statement)        \
-    EXPECT_EXIT(                      \
-        {                             \
-            signal(SIGSEGV, SIG_DFL); \
-            statement;                \
-        },                            \
-        ::testing::KilledBySignal(SIGSEGV), "")
-
 // Whether [va, va + size) is still reserved: a no-replace mapping there must fail with EEXIST.
 bool reserved(void *va, size_t size)
 {
