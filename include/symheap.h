@@ -9,6 +9,8 @@
 #include <symheap/heap.h>
 #include <symheap/rma.h>
 #include <symheap/barrier.h>
+#include <symheap/team.h>
+#include <symheap/coll.h>
 #include <symheap/registration.h>
 #include <symheap/vmm.h>
 #include <symheap/device.h>

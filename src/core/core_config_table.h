@@ -34,6 +34,14 @@
       "where it is and which PEs have not arrived (0 = never)")                                    \
     X(HANG_ABORT, BOOL, "0", NULL,                                                                 \
       "1: after that line, end the whole job (symh_global_exit, exit status 124) instead of "      \
-      "waiting on")
+      "waiting on")                                                                                \
+    X(TEAMS_MAX, COUNT, "64", NULL,                                                                \
+      "most teams alive at once on a PE, SYMH_TEAM_WORLD and SYMH_TEAM_SHARED included (2 to 64)") \
+    X(COLL_SCRATCH, SIZE, "64k", NULL,                                                             \
+      "bytes of each team's collective scratch in the internal area (4k to 16m); larger "          \
+      "reductions are pipelined through it")                                                       \
+    X(CHECK_COLLECTIVES, BOOL, "0", NULL,                                                          \
+      "1: every team collective first agrees on its arguments; a mismatch fails every member "     \
+      "with one line naming the argument and the PEs (costs one exchange per call)")
 
 #endif /* SYMH_CORE_CONFIG_TABLE_H */

@@ -9,6 +9,7 @@
 
 #include <symheap/status.h>
 
+#include "collectives/coll_team.h"
 #include "core/core_config.h"
 #include "core/core_log.h"
 
@@ -62,7 +63,8 @@ static void symh_heap_window_layout(symh_heap_window_t *w)
     size_t recommended = symh_dev_host->granularity(0, 1);
 
     memset(w, 0, sizeof(*w));
-    w->internal_size = recommended;
+    /* The barrier's region and every team's slot (collectives/coll_team.h). */
+    w->internal_size = symh_heap_round_up(symh_coll_internal_size(), recommended);
     w->heap_size = symh_heap_round_up(symh_config_size(SYMH_CFG_HEAP_SIZE), page);
     w->symm_size = symh_heap_round_up(symh_config_size(SYMH_CFG_SYMM_AREA_SIZE), recommended);
     w->heap_alignment = symh_heap_base_alignment(w->heap_size);

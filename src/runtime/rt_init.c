@@ -8,6 +8,7 @@
 #include "core/core_config.h"
 #include "collectives/coll_agree.h"
 #include "collectives/coll_barrier.h"
+#include "collectives/coll_team.h"
 #include "core/core_status.h"
 #include "core/core_wait.h"
 #include "device/dev_devices.h"
@@ -126,6 +127,8 @@ static int symh_rt_config_init(symh_config_report_t *report)
         status = symh_heap_check_config(report->message, sizeof(report->message));
     if (status == SYMH_OK)
         status = symh_dev_devices_check_config(report->message, sizeof(report->message));
+    if (status == SYMH_OK)
+        status = symh_coll_team_check_config(report->message, sizeof(report->message));
     return status;
 }
 
@@ -186,8 +189,12 @@ static int symh_rt_layers_init(void)
     status = symh_rt_agree(symh_coll_barrier_init(), NULL);
     if (status != SYMH_OK)
         goto err_barrier;
+    status = symh_rt_agree(symh_coll_team_init(), NULL);
+    if (status != SYMH_OK)
+        goto err_teams;
     return SYMH_OK;
 
+err_teams:
 err_barrier:
     /* As symh_finalize: the NIC transport goes after the registry's last unmaps. */
     symh_coll_barrier_fini();
@@ -282,6 +289,7 @@ void symh_finalize(void)
     while (status == SYMH_ERR_MISMATCH);
     if (status != SYMH_OK || symh_boot->barrier() != SYMH_OK)
         symh_warn("symh_finalize: the closing barrier failed; finalizing anyway");
+    symh_coll_team_fini();
     symh_coll_barrier_fini();
     symh_rt_symm_fini();
     symh_tl_rma_fini();

@@ -1,0 +1,669 @@
+/* collectives: broadcast, collect, fcollect, alltoall(s) and the reductions over any team
+ * (docs/collectives.md "Team collectives"). Each has two algorithms, chosen by the team's path
+ * (coll_team.h): over shared memory when every member is mapped (a broadcast its readers copy from
+ * the root once it posts, reductions where each member combines one slice read straight from
+ * every member's source and stores it into every member's dest, pushes into peers' buffers for
+ * the rest), and over each member's route otherwise (a binomial broadcast of puts into dest,
+ * direct puts for collect/fcollect/alltoall, reductions whose chunks every member puts into every
+ * member's scratch and each combines locally, in team order). Every algorithm ends when the data
+ * has settled on every member as far as this PE's part goes, and the state it used (ctrl words,
+ * scratch) may be used by the team's next call. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <symheap/coll.h>
+#include <symheap/status.h>
+#include <symheap/team.h>
+
+#include "bootstrap/boot.h"
+#include "collectives/coll_team.h"
+#include "core/core_config.h"
+#include "core/core_log.h"
+#include "core/core_status.h"
+#include "core/core_util.h"
+#include "transport/tl_rma.h"
+
+/* A reduction's slice is combined through a stack buffer of this many bytes. */
+#define SYMH_COLL_TMP_BYTES 8192
+
+typedef void (*symh_coll_combine_t)(void *acc, const void *in, size_t n);
+
+typedef enum {
+    SYMH_COLL_K_BROADCAST = 1,
+    SYMH_COLL_K_COLLECT,
+    SYMH_COLL_K_FCOLLECT,
+    SYMH_COLL_K_ALLTOALL,
+    SYMH_COLL_K_ALLTOALLS,
+    SYMH_COLL_K_REDUCE
+} symh_coll_kind_t;
+
+static const char *const symh_coll_kind_names[] = { "?",        "broadcast", "collect", "fcollect",
+                                                    "alltoall", "alltoalls", "reduce" };
+
+/* Type numbers for the agreement records: 0 = the *mem forms (bytes). */
+enum {
+    SYMH_COLL_T_MEM = 0,
+#define SYMH_COLL_T_ENUM(NAME, TYPE) SYMH_COLL_T_##NAME,
+    SYMH_RMA_TYPES(SYMH_COLL_T_ENUM) SYMH_REDUCE_COMPLEX_TYPES(SYMH_COLL_T_ENUM)
+#undef SYMH_COLL_T_ENUM
+        SYMH_COLL_T_COUNT
+};
+
+static const char *const symh_coll_type_names[SYMH_COLL_T_COUNT] = {
+    [SYMH_COLL_T_MEM] = "mem",
+#define SYMH_COLL_T_NAME(NAME, TYPE) [SYMH_COLL_T_##NAME] = #NAME,
+    SYMH_RMA_TYPES(SYMH_COLL_T_NAME) SYMH_REDUCE_COMPLEX_TYPES(SYMH_COLL_T_NAME)
+#undef SYMH_COLL_T_NAME
+};
+
+enum {
+    SYMH_COLL_R_NONE = 0,
+    SYMH_COLL_R_and,
+    SYMH_COLL_R_or,
+    SYMH_COLL_R_xor,
+    SYMH_COLL_R_max,
+    SYMH_COLL_R_min,
+    SYMH_COLL_R_sum,
+    SYMH_COLL_R_prod,
+    SYMH_COLL_R_COUNT
+};
+
+static const char *const symh_coll_redop_names[SYMH_COLL_R_COUNT] = { "",    "and", "or",  "xor",
+                                                                      "max", "min", "sum", "prod" };
+
+/* What one public entry point is: a constant of each (the X-macros below). */
+typedef struct {
+    const char *func;
+    uint8_t kind, type, redop;
+    size_t elem; /* bytes per element */
+    symh_coll_combine_t combine;
+} symh_coll_desc_t;
+
+static int symh_coll_check_on; /* SYMH_CHECK_COLLECTIVES, read at init */
+
+/* ---- argument checks and the opt-in agreement ----------------------------------------------- */
+
+static void symh_coll_call_name(uint32_t op, char *buf, size_t len)
+{
+    unsigned kind = op >> 16 & 0xff, type = op >> 8 & 0xff, redop = op & 0xff;
+    const char *tn = type < SYMH_COLL_T_COUNT ? symh_coll_type_names[type] : "?";
+    const char *kn = kind <= SYMH_COLL_K_REDUCE ? symh_coll_kind_names[kind] : "?";
+
+    if (kind == SYMH_COLL_K_REDUCE)
+        snprintf(buf, len, "symh_%s_%s_reduce", tn,
+                 redop < SYMH_COLL_R_COUNT ? symh_coll_redop_names[redop] : "?");
+    else if (type == SYMH_COLL_T_MEM)
+        snprintf(buf, len, "symh_%smem", kn);
+    else
+        snprintf(buf, len, "symh_%s_%s", tn, kn);
+}
+
+/* Collective over the team (SYMH_CHECK_COLLECTIVES=1): every member's call, arguments and local
+ * status; SYMH_OK when all match and all are fine, else the same status on every member (one line
+ * for the job, by team PE 0 or the PE that failed). */
+static int symh_coll_agree_args(struct symh_team *t, const symh_coll_desc_t *d, int local,
+                                const uint64_t args[4])
+{
+    static const char *const arg_names[5] = { "PE_root", "nelems", "dst", "sst", "team" };
+    symh_team_record_t mine;
+    const symh_team_record_t *all;
+    int pe, i, bad = -1, bad_arg = -1, status;
+    char name0[64], name[64], list[320];
+    size_t len = 0;
+
+    memset(&mine, 0, sizeof(mine));
+    mine.op = (uint32_t)d->kind << 16 | (uint32_t)d->type << 8 | d->redop;
+    mine.status = local;
+    for (i = 0; i < 4; ++i)
+        mine.args[i] = args[i];
+    mine.args[4] = (uint64_t)(uint32_t)t->slot << 32 | (uint32_t)t->n_pes;
+    status = symh_coll_team_exchange(t, &mine, &all, d->func);
+    if (status != SYMH_OK)
+        return status;
+    for (pe = 0; pe < t->n_pes && bad < 0; ++pe) {
+        if (all[pe].status != SYMH_OK || all[pe].op != all[0].op)
+            bad = pe;
+        for (i = 0; i < 5 && bad < 0; ++i)
+            if (all[pe].args[i] != all[0].args[i]) {
+                bad = pe;
+                bad_arg = i;
+            }
+    }
+    if (bad < 0)
+        return SYMH_OK;
+    if (all[bad].status != SYMH_OK) {
+        if (t->my_pe == 0 && bad != 0)
+            symh_error("%s: team PE %d (world PE %d) refused its arguments (%s); nothing done on "
+                       "any member",
+                       d->func, bad, t->pes[bad], symh_status_string(all[bad].status));
+        return all[bad].status;
+    }
+    if (t->my_pe == 0) {
+        int shown = 0;
+
+        list[0] = '\0';
+        for (pe = 0; pe < t->n_pes; ++pe) {
+            if (bad_arg < 0 && all[pe].op != all[0].op) {
+                symh_coll_call_name(all[pe].op, name, sizeof(name));
+                if (len < sizeof(list) - 48)
+                    len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d in %s",
+                                            shown++ ? ", " : "", t->pes[pe], name);
+            } else if (bad_arg >= 0 && all[pe].args[bad_arg] != all[0].args[bad_arg]) {
+                if (len < sizeof(list) - 32)
+                    len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d (%" PRId64 ")",
+                                            shown++ ? ", " : "", t->pes[pe],
+                                            (int64_t)all[pe].args[bad_arg]);
+            }
+        }
+        symh_coll_call_name(all[0].op, name0, sizeof(name0));
+        if (bad_arg < 0)
+            symh_error("%s: the members are in different collectives (SYMH_CHECK_COLLECTIVES): "
+                       "team PE 0 (world PE %d) in %s, world PE(s) %s; nothing done",
+                       d->func, t->pes[0], name0, list);
+        else
+            symh_error("%s: the members passed different %s (SYMH_CHECK_COLLECTIVES): team PE 0 "
+                       "(world PE %d) %" PRId64 ", world PE(s) %s; nothing done",
+                       d->func, arg_names[bad_arg], t->pes[0], (int64_t)all[0].args[bad_arg], list);
+    }
+    return SYMH_ERR_MISMATCH;
+}
+
+/* Whether [addr, addr + bytes) is symmetric here; logs naming the function and argument. */
+static int symh_coll_check_buffer(const char *func, const char *arg, const void *addr, size_t bytes)
+{
+    const symh_tl_rma_access_t access = { func, arg, 1, 1, 0 };
+    char *mapped;
+
+    if (bytes == 0)
+        return SYMH_OK;
+    if (addr == NULL) {
+        symh_error("%s: %s is NULL", func, arg);
+        return SYMH_ERR_INVALID_ARG;
+    }
+    if (!symh_tl_rma_target(&access, addr, bytes, symh_tl_rma.my_pe, &mapped))
+        return symh_last_error();
+    return SYMH_OK;
+}
+
+/* The start of every team collective: the team, then the local checks `local` (already done by
+ * the caller), then under SYMH_CHECK_COLLECTIVES the agreement. NULL with the status in *status
+ * when nothing is to be done (*status SYMH_OK: a zero count). */
+static struct symh_team *symh_coll_begin(const symh_coll_desc_t *d, symh_team_t team, int local,
+                                         size_t count, const uint64_t args[4], int *status)
+{
+    struct symh_team *t = symh_coll_team_check(d->func, team);
+
+    if (t == NULL) {
+        *status = symh_last_error();
+        return NULL;
+    }
+    if (symh_unlikely(symh_coll_check_on)) {
+        *status = symh_coll_agree_args(t, d, local, args);
+        if (*status != SYMH_OK)
+            return NULL;
+    } else if (local != SYMH_OK) {
+        *status = local;
+        return NULL;
+    }
+    *status = SYMH_OK;
+    return count == 0 ? NULL : t;
+}
+
+/* Counts the call; on a team of one PE does it (dest = source) and returns 1. */
+static int symh_coll_alone(struct symh_team *t, void *dest, const void *source, size_t bytes)
+{
+    t->calls++;
+    if (t->n_pes > 1)
+        return 0;
+    if (dest != source)
+        memmove(dest, source, bytes);
+    return 1;
+}
+
+/* ---- broadcast ------------------------------------------------------------------------------- */
+
+static int symh_coll_bcast_shm(struct symh_team *t, char *dest, const char *source, size_t bytes,
+                               int root, const char *func)
+{
+    uint64_t *post = (uint64_t *)(void *)(t->peers[root] + SYMH_TEAM_CTRL_POST);
+
+    if (t->my_pe == root) {
+        if (dest != source)
+            memmove(dest, source, bytes);
+        __atomic_store_n(post, t->calls, __ATOMIC_RELEASE);
+        t->done_due += (uint64_t)(t->n_pes - 1);
+        /* The source may be reused once this returns: every reader has copied it. */
+        symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + SYMH_TEAM_CTRL_DONE),
+                            t->done_due, func, root);
+        return SYMH_OK;
+    }
+    symh_coll_team_wait(t, post, t->calls, func, root);
+    memcpy(dest, symh_coll_team_peer_addr(t, root, source), bytes);
+    __atomic_add_fetch((uint64_t *)(void *)(t->peers[root] + SYMH_TEAM_CTRL_DONE), 1,
+                       __ATOMIC_RELEASE);
+    return SYMH_OK;
+}
+
+/* Binomial tree over the team numbers relative to the root: a PE receives from its parent (its
+ * number less its highest bit) and puts into the dest of its children (number plus each higher
+ * power of two), then signals each. */
+static int symh_coll_bcast_nic(struct symh_team *t, char *dest, const char *source, size_t bytes,
+                               int root, const char *func)
+{
+    int n = t->n_pes, r = (t->my_pe - root + n) % n, status = SYMH_OK;
+    long mask = 1, m;
+
+    if (r == 0) {
+        if (dest != source)
+            memmove(dest, source, bytes);
+    } else {
+        while ((mask << 1) <= r)
+            mask <<= 1;
+        t->bcasts_in++;
+        symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + SYMH_TEAM_CTRL_BCAST),
+                            t->bcasts_in, func, (int)((r - mask + root) % n));
+        mask <<= 1;
+    }
+    for (m = mask; status == SYMH_OK && r + m < n; m <<= 1)
+        status = symh_coll_team_put(t, (int)((r + m + root) % n), dest, dest, bytes);
+    if (status == SYMH_OK && r + mask < n)
+        status = symh_coll_team_order(t);
+    for (m = mask; status == SYMH_OK && r + m < n; m <<= 1)
+        status = symh_coll_team_signal(t, (int)((r + m + root) % n), SYMH_TEAM_CTRL_BCAST);
+    /* No member starts the team's next call while this one's data may still be on its way. */
+    if (status == SYMH_OK)
+        status = symh_coll_team_sync(t, func);
+    return status;
+}
+
+static int symh_coll_broadcast(const symh_coll_desc_t *d, symh_team_t team, void *dest,
+                               const void *source, size_t nelems, int root)
+{
+    size_t bytes = nelems * d->elem;
+    const uint64_t args[4] = { (uint64_t)(int64_t)root, nelems, 0, 0 };
+    struct symh_team *t0 = symh_coll_team_get(team), *t;
+    int local = SYMH_OK, status;
+
+    if (t0 != NULL && (root < 0 || root >= t0->n_pes)) {
+        symh_error("%s: PE_root %d is not a PE of the team (0 to %d)", d->func, root,
+                   t0->n_pes - 1);
+        local = SYMH_ERR_INVALID_ARG;
+    }
+    if (local == SYMH_OK && nelems > SIZE_MAX / d->elem)
+        local = SYMH_ERR_INVALID_ARG;
+    if (local == SYMH_OK)
+        local = symh_coll_check_buffer(d->func, "dest", dest, bytes);
+    if (local == SYMH_OK && t0 != NULL && t0->my_pe == root)
+        local = symh_coll_check_buffer(d->func, "source", source, bytes);
+    t = symh_coll_begin(d, team, local, nelems, args, &status);
+    if (t == NULL)
+        return symh_status_set(status);
+    if (symh_coll_alone(t, dest, source, bytes))
+        return symh_status_set(SYMH_OK);
+    status = t->all_mapped ? symh_coll_bcast_shm(t, dest, source, bytes, root, d->func)
+                           : symh_coll_bcast_nic(t, dest, source, bytes, root, d->func);
+    return symh_status_set(status);
+}
+
+/* ---- collect, fcollect ----------------------------------------------------------------------- */
+
+/* Puts this PE's `bytes` at `offset` of every member's dest, then syncs. */
+static int symh_coll_push_all(struct symh_team *t, char *dest, size_t offset, const char *source,
+                              size_t bytes, const char *func)
+{
+    int k, status = SYMH_OK;
+
+    for (k = 0; k < t->n_pes && status == SYMH_OK; ++k)
+        status = symh_coll_team_put(t, (t->my_pe + k) % t->n_pes, dest + offset, source, bytes);
+    if (status == SYMH_OK)
+        status = symh_coll_team_sync(t, func);
+    return status;
+}
+
+static int symh_coll_fcollect(const symh_coll_desc_t *d, symh_team_t team, void *dest,
+                              const void *source, size_t nelems)
+{
+    const uint64_t args[4] = { 0, nelems, 0, 0 };
+    struct symh_team *t0 = symh_coll_team_get(team), *t;
+    size_t bytes = nelems * d->elem;
+    int local = SYMH_OK, status;
+
+    if (nelems > SIZE_MAX / d->elem / (t0 != NULL ? (size_t)t0->n_pes : 1))
+        local = SYMH_ERR_INVALID_ARG;
+    if (local == SYMH_OK)
+        local = symh_coll_check_buffer(d->func, "source", source, bytes);
+    if (local == SYMH_OK && t0 != NULL)
+        local = symh_coll_check_buffer(d->func, "dest", dest, bytes * (size_t)t0->n_pes);
+    t = symh_coll_begin(d, team, local, nelems, args, &status);
+    if (t == NULL)
+        return symh_status_set(status);
+    t->calls++;
+    status = symh_coll_push_all(t, dest, (size_t)t->my_pe * bytes, source, bytes, d->func);
+    return symh_status_set(status);
+}
+
+static int symh_coll_collect(const symh_coll_desc_t *d, symh_team_t team, void *dest,
+                             const void *source, size_t nelems)
+{
+    const uint64_t args[4] = { 0, 0, 0, 0 }; /* counts may differ between members */
+    struct symh_team *t;
+    size_t bytes = nelems * d->elem, offset = 0, total = 0;
+    int local = SYMH_OK, status = SYMH_OK, pe;
+    uint64_t *value;
+
+    if (nelems > SIZE_MAX / d->elem)
+        local = SYMH_ERR_INVALID_ARG;
+    if (local == SYMH_OK)
+        local = symh_coll_check_buffer(d->func, "source", source, bytes);
+    /* A member with nothing to give still takes part: only an invalid team ends the call. */
+    t = symh_coll_begin(d, team, local, 1, args, &status);
+    if (t == NULL)
+        return symh_status_set(status);
+    t->calls++;
+    value = (uint64_t *)(void *)(t->mine + SYMH_TEAM_CTRL_VALUE);
+    if (t->all_mapped) {
+        value = (uint64_t *)(void *)(t->mine + SYMH_TEAM_CTRL_POST);
+        __atomic_store_n(&value[1], bytes, __ATOMIC_RELAXED);
+        __atomic_store_n(&value[0], t->calls, __ATOMIC_RELEASE);
+        for (pe = 0; pe < t->n_pes; ++pe) {
+            const uint64_t *post =
+                (const uint64_t *)(const void *)(t->peers[pe] + SYMH_TEAM_CTRL_POST);
+            uint64_t b;
+
+            symh_coll_team_wait(t, post, t->calls, d->func, pe);
+            b = __atomic_load_n(&post[1], __ATOMIC_RELAXED);
+            if (pe < t->my_pe)
+                offset += b;
+            total += b;
+        }
+    } else {
+        uint64_t *sizes = (uint64_t *)(void *)symh_coll_team_scratch(t);
+
+        *value = bytes;
+        for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe)
+            status = symh_coll_team_put(t, pe, &sizes[t->my_pe], value, sizeof(*value));
+        if (status == SYMH_OK)
+            status = symh_coll_team_sync(t, d->func);
+        for (pe = 0; pe < t->n_pes; ++pe) {
+            if (pe < t->my_pe)
+                offset += sizes[pe];
+            total += sizes[pe];
+        }
+    }
+    if (status == SYMH_OK) {
+        /* A dest too small here still takes part in the sync, sending nothing. */
+        local = symh_coll_check_buffer(d->func, "dest", dest, total);
+        status = symh_coll_push_all(t, dest, offset, source, local == SYMH_OK ? bytes : 0, d->func);
+        if (local != SYMH_OK)
+            status = local;
+    }
+    return symh_status_set(status);
+}
+
+/* ---- alltoall, alltoalls ------------------------------------------------------------------- */
+
+static int symh_coll_alltoalls(const symh_coll_desc_t *d, symh_team_t team, void *dest,
+                               const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems)
+{
+    const uint64_t args[4] = { 0, nelems, (uint64_t)dst, (uint64_t)sst };
+    struct symh_team *t0 = symh_coll_team_get(team), *t;
+    size_t es = d->elem, n = t0 != NULL ? (size_t)t0->n_pes : 1, span;
+    int local = SYMH_OK, status = SYMH_OK, k;
+
+    if (dst < 1 || sst < 1) {
+        symh_error("%s: strides dst %td and sst %td must be >= 1", d->func, dst, sst);
+        local = SYMH_ERR_INVALID_ARG;
+    } else if (nelems > SIZE_MAX / es / n / (size_t)(dst > sst ? dst : sst)) {
+        local = SYMH_ERR_INVALID_ARG;
+    }
+    if (local == SYMH_OK && nelems > 0) {
+        span = ((n * nelems - 1) * (size_t)sst + 1) * es;
+        local = symh_coll_check_buffer(d->func, "source", source, span);
+        span = ((n * nelems - 1) * (size_t)dst + 1) * es;
+        if (local == SYMH_OK)
+            local = symh_coll_check_buffer(d->func, "dest", dest, span);
+    }
+    t = symh_coll_begin(d, team, local, nelems, args, &status);
+    if (t == NULL)
+        return symh_status_set(status);
+    t->calls++;
+    for (k = 0; k < t->n_pes && status == SYMH_OK; ++k) {
+        int pe = (t->my_pe + k) % t->n_pes;
+        const char *from = (const char *)source + (size_t)pe * nelems * (size_t)sst * es;
+        char *to = (char *)dest + (size_t)t->my_pe * nelems * (size_t)dst * es;
+        size_t i;
+
+        if (dst == 1 && sst == 1) {
+            status = symh_coll_team_put(t, pe, to, from, nelems * es);
+            continue;
+        }
+        for (i = 0; i < nelems && status == SYMH_OK; ++i)
+            status = symh_coll_team_put(t, pe, to + i * (size_t)dst * es,
+                                        from + i * (size_t)sst * es, es);
+    }
+    if (status == SYMH_OK)
+        status = symh_coll_team_sync(t, d->func);
+    return symh_status_set(status);
+}
+
+/* ---- reductions --------------------------------------------------------------------------------
+ */
+
+/* Each member combines its slice of the elements, reading every member's source in team order
+ * through a stack buffer, and stores the result into every member's dest. In place is safe: only
+ * the slice's owner reads or writes its elements anywhere. */
+static int symh_coll_reduce_shm(struct symh_team *t, const symh_coll_desc_t *d, char *dest,
+                                const char *source, size_t nreduce)
+{
+    union {
+        long double align;
+        char bytes[SYMH_COLL_TMP_BYTES];
+    } tmp;
+    size_t es = d->elem, chunk = SYMH_COLL_TMP_BYTES / es, n = (size_t)t->n_pes;
+    size_t me = (size_t)t->my_pe, lo = nreduce / n * me + (me < nreduce % n ? me : nreduce % n);
+    size_t hi = lo + nreduce / n + (me < nreduce % n ? 1 : 0), off;
+    int pe;
+
+    symh_coll_team_sync(t, d->func); /* every source is ready */
+    for (off = lo; off < hi; off += chunk) {
+        size_t cnt = hi - off < chunk ? hi - off : chunk;
+
+        memcpy(tmp.bytes, symh_coll_team_peer_addr(t, 0, source + off * es), cnt * es);
+        for (pe = 1; pe < t->n_pes; ++pe)
+            d->combine(tmp.bytes, symh_coll_team_peer_addr(t, pe, source + off * es), cnt);
+        for (pe = 0; pe < t->n_pes; ++pe)
+            memcpy(symh_coll_team_peer_addr(t, (t->my_pe + pe) % t->n_pes, dest + off * es),
+                   tmp.bytes, cnt * es);
+    }
+    return symh_coll_team_sync(t, d->func); /* every slice is in every dest */
+}
+
+/* Chunk by chunk through the scratch (two banks by the parity of the team's chunk count): each
+ * member copies its part into its block of its own scratch, puts it into the same block of every
+ * member's scratch, signals them, waits for every member's block, and combines the blocks in team
+ * order into dest. A member writes bank b of chunk c + 2 only after chunk c + 1, which needs every
+ * member to have finished chunk c. */
+static int symh_coll_reduce_nic(struct symh_team *t, const symh_coll_desc_t *d, char *dest,
+                                const char *source, size_t nreduce)
+{
+    size_t es = d->elem, half = symh_coll_team_scratch_size() / 2, n = (size_t)t->n_pes;
+    size_t block = half / n / es, off;
+    int pe, status = SYMH_OK;
+
+    if (block > SYMH_COLL_TMP_BYTES / es * 4)
+        block = SYMH_COLL_TMP_BYTES / es * 4;
+    for (off = 0; off < nreduce && status == SYMH_OK; off += block) {
+        size_t cnt = nreduce - off < block ? nreduce - off : block;
+        char *bank = symh_coll_team_scratch(t) + (size_t)(t->chunks & 1) * half;
+        char *mine = bank + (size_t)t->my_pe * block * es;
+
+        memcpy(mine, source + off * es, cnt * es);
+        for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe)
+            if (pe != t->my_pe)
+                status = symh_coll_team_put(t, pe, mine, mine, cnt * es);
+        if (status == SYMH_OK)
+            status = symh_coll_team_order(t);
+        for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe)
+            if (pe != t->my_pe)
+                status = symh_coll_team_signal(t, pe, symh_coll_team_from_offset(t->my_pe));
+        t->chunks++;
+        for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe)
+            if (pe != t->my_pe)
+                symh_coll_team_wait(t, symh_coll_team_from(t, pe), t->chunks, d->func, pe);
+        if (status != SYMH_OK)
+            break;
+        memcpy(dest + off * es, bank, cnt * es);
+        for (pe = 1; pe < t->n_pes; ++pe)
+            d->combine(dest + off * es, bank + (size_t)pe * block * es, cnt);
+    }
+    if (status == SYMH_OK)
+        status = symh_coll_team_sync(t, d->func);
+    return status;
+}
+
+static int symh_coll_reduce(const symh_coll_desc_t *d, symh_team_t team, void *dest,
+                            const void *source, size_t nreduce)
+{
+    const uint64_t args[4] = { 0, nreduce, 0, 0 };
+    size_t bytes = nreduce * d->elem;
+    struct symh_team *t;
+    int local = SYMH_OK, status;
+
+    if (nreduce > SIZE_MAX / d->elem)
+        local = SYMH_ERR_INVALID_ARG;
+    if (local == SYMH_OK)
+        local = symh_coll_check_buffer(d->func, "source", source, bytes);
+    if (local == SYMH_OK)
+        local = symh_coll_check_buffer(d->func, "dest", dest, bytes);
+    if (local == SYMH_OK && dest != source && nreduce > 0 &&
+        (const char *)dest < (const char *)source + bytes &&
+        (const char *)source < (const char *)dest + bytes) {
+        symh_error("%s: dest and source overlap without being the same object", d->func);
+        local = SYMH_ERR_INVALID_ARG;
+    }
+    t = symh_coll_begin(d, team, local, nreduce, args, &status);
+    if (t == NULL)
+        return symh_status_set(status);
+    if (symh_coll_alone(t, dest, source, bytes))
+        return symh_status_set(SYMH_OK);
+    status = t->all_mapped ? symh_coll_reduce_shm(t, d, dest, source, nreduce)
+                           : symh_coll_reduce_nic(t, d, dest, source, nreduce);
+    return symh_status_set(status);
+}
+
+void symh_coll_ops_configure(void)
+{
+    symh_coll_check_on = symh_config_bool(SYMH_CFG_CHECK_COLLECTIVES);
+}
+
+/* ---- the public entry points ------------------------------------------------------------------
+ */
+
+#define SYMH_COLL_DESC(name, kind, type, redop, elem, combine) \
+    static const symh_coll_desc_t name = { __func__, kind, type, redop, elem, combine }
+
+int symh_broadcastmem(symh_team_t team, void *dest, const void *source, size_t nelems, int PE_root)
+{
+    SYMH_COLL_DESC(d, SYMH_COLL_K_BROADCAST, SYMH_COLL_T_MEM, 0, 1, NULL);
+    return symh_coll_broadcast(&d, team, dest, source, nelems, PE_root);
+}
+
+int symh_collectmem(symh_team_t team, void *dest, const void *source, size_t nelems)
+{
+    SYMH_COLL_DESC(d, SYMH_COLL_K_COLLECT, SYMH_COLL_T_MEM, 0, 1, NULL);
+    return symh_coll_collect(&d, team, dest, source, nelems);
+}
+
+int symh_fcollectmem(symh_team_t team, void *dest, const void *source, size_t nelems)
+{
+    SYMH_COLL_DESC(d, SYMH_COLL_K_FCOLLECT, SYMH_COLL_T_MEM, 0, 1, NULL);
+    return symh_coll_fcollect(&d, team, dest, source, nelems);
+}
+
+int symh_alltoallmem(symh_team_t team, void *dest, const void *source, size_t nelems)
+{
+    SYMH_COLL_DESC(d, SYMH_COLL_K_ALLTOALL, SYMH_COLL_T_MEM, 0, 1, NULL);
+    return symh_coll_alltoalls(&d, team, dest, source, 1, 1, nelems);
+}
+
+int symh_alltoallsmem(symh_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                      ptrdiff_t sst, size_t nelems)
+{
+    SYMH_COLL_DESC(d, SYMH_COLL_K_ALLTOALLS, SYMH_COLL_T_MEM, 0, 1, NULL);
+    return symh_coll_alltoalls(&d, team, dest, source, dst, sst, nelems);
+}
+
+#define SYMH_COLL_DEFINE(NAME, TYPE)                                                             \
+    int symh_##NAME##_broadcast(symh_team_t team, TYPE *dest, const TYPE *source, size_t nelems, \
+                                int PE_root)                                                     \
+    {                                                                                            \
+        SYMH_COLL_DESC(d, SYMH_COLL_K_BROADCAST, SYMH_COLL_T_##NAME, 0, sizeof(TYPE), NULL);     \
+        return symh_coll_broadcast(&d, team, dest, source, nelems, PE_root);                     \
+    }                                                                                            \
+    int symh_##NAME##_collect(symh_team_t team, TYPE *dest, const TYPE *source, size_t nelems)   \
+    {                                                                                            \
+        SYMH_COLL_DESC(d, SYMH_COLL_K_COLLECT, SYMH_COLL_T_##NAME, 0, sizeof(TYPE), NULL);       \
+        return symh_coll_collect(&d, team, dest, source, nelems);                                \
+    }                                                                                            \
+    int symh_##NAME##_fcollect(symh_team_t team, TYPE *dest, const TYPE *source, size_t nelems)  \
+    {                                                                                            \
+        SYMH_COLL_DESC(d, SYMH_COLL_K_FCOLLECT, SYMH_COLL_T_##NAME, 0, sizeof(TYPE), NULL);      \
+        return symh_coll_fcollect(&d, team, dest, source, nelems);                               \
+    }                                                                                            \
+    int symh_##NAME##_alltoall(symh_team_t team, TYPE *dest, const TYPE *source, size_t nelems)  \
+    {                                                                                            \
+        SYMH_COLL_DESC(d, SYMH_COLL_K_ALLTOALL, SYMH_COLL_T_##NAME, 0, sizeof(TYPE), NULL);      \
+        return symh_coll_alltoalls(&d, team, dest, source, 1, 1, nelems);                        \
+    }                                                                                            \
+    int symh_##NAME##_alltoalls(symh_team_t team, TYPE *dest, const TYPE *source, ptrdiff_t dst, \
+                                ptrdiff_t sst, size_t nelems)                                    \
+    {                                                                                            \
+        SYMH_COLL_DESC(d, SYMH_COLL_K_ALLTOALLS, SYMH_COLL_T_##NAME, 0, sizeof(TYPE), NULL);     \
+        return symh_coll_alltoalls(&d, team, dest, source, dst, sst, nelems);                    \
+    }
+SYMH_RMA_TYPES(SYMH_COLL_DEFINE)
+#undef SYMH_COLL_DEFINE
+
+/* The combining functions, one per (type, operation): acc[i] = acc[i] OP in[i]. */
+#define SYMH_COLL_OP_and(a, b)  ((a) & (b))
+#define SYMH_COLL_OP_or(a, b)   ((a) | (b))
+#define SYMH_COLL_OP_xor(a, b)  ((a) ^ (b))
+#define SYMH_COLL_OP_max(a, b)  ((a) > (b) ? (a) : (b))
+#define SYMH_COLL_OP_min(a, b)  ((a) < (b) ? (a) : (b))
+#define SYMH_COLL_OP_sum(a, b)  ((a) + (b))
+#define SYMH_COLL_OP_prod(a, b) ((a) * (b))
+
+#define SYMH_COLL_REDUCE_OP(NAME, TYPE, OP)                                                       \
+    static void symh_coll_combine_##NAME##_##OP(void *acc, const void *in, size_t n)              \
+    {                                                                                             \
+        TYPE *a = acc;                                                                            \
+        const TYPE *b = in;                                                                       \
+        size_t i;                                                                                 \
+                                                                                                  \
+        for (i = 0; i < n; ++i)                                                                   \
+            a[i] = (TYPE)SYMH_COLL_OP_##OP(a[i], b[i]);                                           \
+    }                                                                                             \
+    int symh_##NAME##_##OP##_reduce(symh_team_t team, TYPE *dest, const TYPE *source,             \
+                                    size_t nreduce)                                               \
+    {                                                                                             \
+        SYMH_COLL_DESC(d, SYMH_COLL_K_REDUCE, SYMH_COLL_T_##NAME, SYMH_COLL_R_##OP, sizeof(TYPE), \
+                       symh_coll_combine_##NAME##_##OP);                                          \
+        return symh_coll_reduce(&d, team, dest, source, nreduce);                                 \
+    }
+#define SYMH_COLL_REDUCE_BITWISE(NAME, TYPE) \
+    SYMH_COLL_REDUCE_OP(NAME, TYPE, and)     \
+    SYMH_COLL_REDUCE_OP(NAME, TYPE, or)      \
+    SYMH_COLL_REDUCE_OP(NAME, TYPE, xor)
+#define SYMH_COLL_REDUCE_MINMAX(NAME, TYPE) \
+    SYMH_COLL_REDUCE_OP(NAME, TYPE, max)    \
+    SYMH_COLL_REDUCE_OP(NAME, TYPE, min)    \
+    SYMH_COLL_REDUCE_OP(NAME, TYPE, sum)    \
+    SYMH_COLL_REDUCE_OP(NAME, TYPE, prod)
+#define SYMH_COLL_REDUCE_ARITH(NAME, TYPE) \
+    SYMH_COLL_REDUCE_OP(NAME, TYPE, sum)   \
+    SYMH_COLL_REDUCE_OP(NAME, TYPE, prod)
+SYMH_REDUCE_BITWISE_TYPES(SYMH_COLL_REDUCE_BITWISE)
+SYMH_REDUCE_MINMAX_TYPES(SYMH_COLL_REDUCE_MINMAX)
+SYMH_REDUCE_COMPLEX_TYPES(SYMH_COLL_REDUCE_ARITH)

@@ -1,0 +1,882 @@
+/* collectives: teams (symh_team_*) and the machinery of the team collectives: slots, waits,
+ * signals, the team sync and the agreement exchange. Layout and the two ways to run:
+ * coll_team.h; the algorithms on top: coll_ops.c; docs/collectives.md "Teams". */
+#include "collectives/coll_team.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <symheap/barrier.h>
+#include <symheap/init.h>
+#include <symheap/status.h>
+#include <symheap/team.h>
+
+#include "bootstrap/boot.h"
+#include "collectives/coll_agree.h"
+#include "collectives/coll_barrier.h"
+#include "core/core_config.h"
+#include "core/core_log.h"
+#include "core/core_status.h"
+#include "core/core_util.h"
+#include "core/core_wait.h"
+#include "transport/tl.h"
+#include "transport/tl_ipc.h"
+#include "transport/tl_nic.h"
+#include "transport/tl_rma.h"
+
+#define SYMH_TEAM_SLOT_WORLD  0
+#define SYMH_TEAM_SLOT_SHARED 1
+#define SYMH_TEAMS_LIMIT      64 /* a split's record carries the slots in use as one 64-bit mask */
+#define SYMH_TEAM_ALIGN       4096
+#define SYMH_TEAM_SCRATCH_MIN ((size_t)4 << 10)
+#define SYMH_TEAM_SCRATCH_MAX ((size_t)16 << 20)
+#define SYMH_TEAM_SPIN_OWN    1000
+
+/* Agreement ops of the team routines themselves (the collectives' are coll_ops.c's). */
+#define SYMH_TEAM_OP_SPLIT_STRIDED 1
+#define SYMH_TEAM_OP_SPLIT_2D_X    2
+#define SYMH_TEAM_OP_SPLIT_2D_Y    3
+
+struct symh_team symh_team_world_object;
+struct symh_team symh_team_shared_object;
+
+static struct {
+    int up;
+    int teams_max;
+    size_t scratch;   /* bytes of each slot's scratch */
+    size_t slot_size; /* bytes of a slot */
+    size_t from_off;  /* offsets in a slot */
+    size_t records_off;
+    size_t scratch_off;
+    char *area;             /* this PE's first slot */
+    struct symh_team *pool; /* teams_max entries: the team of slot s (0 and 1 unused) */
+    uint64_t used;          /* bit s: slot s is live here */
+} symh_teams;
+
+static size_t symh_team_round_up(size_t n, size_t to)
+{
+    return (n + to - 1) / to * to;
+}
+
+/* Where the teams' slots start in the internal area: after the barrier's region. */
+static size_t symh_team_area_offset(int n_pes)
+{
+    return symh_team_round_up(symh_coll_barrier_region_size(n_pes), SYMH_TEAM_ALIGN);
+}
+
+static void symh_team_layout(int n_pes, size_t *from, size_t *records, size_t *scratch_off,
+                             size_t *scratch, size_t *slot)
+{
+    size_t s = symh_config_size(SYMH_CFG_COLL_SCRATCH);
+
+    if (s < SYMH_TEAM_SCRATCH_MIN)
+        s = SYMH_TEAM_SCRATCH_MIN;
+    if (s > SYMH_TEAM_SCRATCH_MAX)
+        s = SYMH_TEAM_SCRATCH_MAX;
+    s = symh_team_round_up(s, SYMH_TEAM_LINE);
+    *from = SYMH_TEAM_CTRL_SIZE;
+    *records = symh_team_round_up(*from + (size_t)n_pes * sizeof(uint64_t), SYMH_TEAM_LINE);
+    *scratch_off = *records + 2 * (size_t)n_pes * SYMH_TEAM_RECORD;
+    *scratch = s;
+    *slot = symh_team_round_up(*scratch_off + s, SYMH_TEAM_ALIGN);
+}
+
+static int symh_team_max_config(void)
+{
+    size_t n = symh_config_size(SYMH_CFG_TEAMS_MAX);
+
+    return n < 2 ? 2 : n > SYMH_TEAMS_LIMIT ? SYMH_TEAMS_LIMIT : (int)n;
+}
+
+int symh_coll_team_check_config(char *msg, size_t msg_len)
+{
+    size_t n = symh_config_size(SYMH_CFG_TEAMS_MAX), s = symh_config_size(SYMH_CFG_COLL_SCRATCH);
+
+    if (n < 2 || n > SYMH_TEAMS_LIMIT) {
+        snprintf(msg, msg_len,
+                 "SYMH_TEAMS_MAX=%s: the number of live teams must be 2 to %d (the world and "
+                 "shared teams count)",
+                 symh_config_text(SYMH_CFG_TEAMS_MAX), SYMH_TEAMS_LIMIT);
+        return SYMH_ERR_INVALID_ARG;
+    }
+    if (s < SYMH_TEAM_SCRATCH_MIN || s > SYMH_TEAM_SCRATCH_MAX) {
+        snprintf(msg, msg_len, "SYMH_COLL_SCRATCH=%s: the scratch of a team must be 4k to 16m",
+                 symh_config_text(SYMH_CFG_COLL_SCRATCH));
+        return SYMH_ERR_INVALID_ARG;
+    }
+    return SYMH_OK;
+}
+
+size_t symh_coll_team_area_size(int n_pes)
+{
+    size_t from, records, scratch_off, scratch, slot;
+
+    symh_team_layout(n_pes, &from, &records, &scratch_off, &scratch, &slot);
+    return symh_team_area_offset(n_pes) + (size_t)symh_team_max_config() * slot;
+}
+
+size_t symh_coll_internal_size(void)
+{
+    return symh_coll_team_area_size(symh_boot_info.n_pes);
+}
+
+char *symh_coll_team_scratch(const struct symh_team *t)
+{
+    return t->mine + symh_teams.scratch_off;
+}
+
+size_t symh_coll_team_scratch_size(void)
+{
+    return symh_teams.scratch;
+}
+
+uint64_t *symh_coll_team_from(const struct symh_team *t, int pe)
+{
+    return (uint64_t *)(void *)(t->mine + symh_coll_team_from_offset(pe));
+}
+
+size_t symh_coll_team_from_offset(int pe)
+{
+    return symh_teams.from_off + (size_t)pe * sizeof(uint64_t);
+}
+
+static char *symh_team_slot_base(int slot)
+{
+    return symh_teams.area + (size_t)slot * symh_teams.slot_size;
+}
+
+/* Zeroes what the algorithms count in (ctrl, from, records); the scratch needs no reset. */
+static void symh_team_slot_clear(int slot)
+{
+    memset(symh_team_slot_base(slot), 0, symh_teams.scratch_off);
+}
+
+/* Fills in a team of the `n` world PEs `pes` (taken over) on `slot`. */
+static int symh_team_setup(struct symh_team *t, int slot, int *pes, int n, int all_mapped,
+                           const symh_team_config_t *config)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int i, me = symh_boot_info.my_pe;
+
+    memset(t, 0, sizeof(*t));
+    t->peers = calloc((size_t)n, sizeof(*t->peers));
+    if (t->peers == NULL) {
+        free(pes);
+        return SYMH_ERR_NO_MEMORY;
+    }
+    t->slot = slot;
+    t->pes = pes;
+    t->n_pes = n;
+    t->my_pe = -1;
+    t->mine = symh_team_slot_base(slot);
+    t->start = pes[0];
+    t->stride = n > 1 ? pes[1] - pes[0] : 1;
+    for (i = 0; i < n; ++i) {
+        char *base = symh_tl_rma.peer_base[pes[i]];
+
+        if (pes[i] == me)
+            t->my_pe = i;
+        if (pes[i] == me)
+            t->peers[i] = t->mine;
+        else if (base != NULL)
+            t->peers[i] = base + (t->mine - symh_tl_window.base);
+        if (i > 0 && pes[i] - pes[i - 1] != t->stride)
+            t->stride = 0; /* not strided: translation searches pes */
+    }
+    t->all_mapped = all_mapped;
+    t->spin = cpus > 0 && symh_boot_info.local_n_pes <= cpus ? SYMH_TEAM_SPIN_OWN : 0;
+    if (config != NULL)
+        t->config = *config;
+    symh_teams.used |= (uint64_t)1 << slot;
+    __atomic_store_n(&t->live, SYMH_TEAM_LIVE, __ATOMIC_RELEASE);
+    return SYMH_OK;
+}
+
+static void symh_team_teardown(struct symh_team *t)
+{
+    __atomic_store_n(&t->live, 0, __ATOMIC_RELEASE);
+    symh_teams.used &= ~((uint64_t)1 << t->slot);
+    symh_team_slot_clear(t->slot);
+    free(t->pes);
+    free(t->peers);
+    t->pes = NULL;
+    t->peers = NULL;
+}
+
+static int symh_team_mapped(int pe)
+{
+    return pe == symh_boot_info.my_pe || symh_tl_rma.peer_base[pe] != NULL;
+}
+
+int symh_coll_team_init(void)
+{
+    int n = symh_boot_info.n_pes, me = symh_boot_info.my_pe, i, k, status = SYMH_OK;
+    int *world = malloc((size_t)n * sizeof(int)), *shared = malloc((size_t)n * sizeof(int));
+    size_t need;
+    int64_t agree[6];
+
+    memset(&symh_teams, 0, sizeof(symh_teams));
+    symh_teams.teams_max = symh_team_max_config();
+    symh_team_layout(n, &symh_teams.from_off, &symh_teams.records_off, &symh_teams.scratch_off,
+                     &symh_teams.scratch, &symh_teams.slot_size);
+    need = symh_coll_team_area_size(n);
+    if (world == NULL || shared == NULL ||
+        (symh_teams.pool = calloc((size_t)symh_teams.teams_max, sizeof(*symh_teams.pool))) ==
+            NULL) {
+        symh_error("symh_init: cannot allocate the team tables of %d PEs", n);
+        status = SYMH_ERR_NO_MEMORY;
+    } else if (symh_tl_window.internal_size < need) {
+        symh_error("symh_init: the internal area of %zu bytes cannot hold the teams' %zu bytes",
+                   symh_tl_window.internal_size, need);
+        status = SYMH_ERR_NO_MEMORY;
+    }
+    /* Every PE must lay its slots out alike: the same limits, and one decision on the world
+     * team's path. MIN and MAX of each value must match. */
+    agree[0] = agree[1] = symh_teams.teams_max;
+    agree[2] = agree[3] = (int64_t)symh_teams.scratch;
+    agree[4] = status == SYMH_OK ? 1 : 0;
+    agree[5] = 1;
+    for (i = 0; i < n; ++i)
+        if (!symh_team_mapped(i))
+            agree[5] = 0;
+    agree[1] = -agree[1];
+    agree[3] = -agree[3];
+    if (symh_boot->allreduce(agree, 6, SYMH_BOOT_REDUCE_MIN) != SYMH_OK && status == SYMH_OK)
+        status = SYMH_ERR_BOOTSTRAP;
+    if (status == SYMH_OK && agree[4] == 0)
+        status = SYMH_ERR_NO_MEMORY; /* another PE failed and said so */
+    if (status == SYMH_OK && (agree[0] != -agree[1] || agree[2] != -agree[3])) {
+        if (me == 0)
+            symh_error("symh_init: PEs have different SYMH_TEAMS_MAX (%" PRId64 "..%" PRId64
+                       ") or SYMH_COLL_SCRATCH (%" PRId64 "..%" PRId64 "): set them alike",
+                       agree[0], -agree[1], agree[2], -agree[3]);
+        status = SYMH_ERR_MISMATCH;
+    }
+    if (status != SYMH_OK) {
+        free(world);
+        free(shared);
+        free(symh_teams.pool);
+        memset(&symh_teams, 0, sizeof(symh_teams));
+        return status;
+    }
+    symh_teams.area = symh_tl_window.base + symh_team_area_offset(n);
+    memset(symh_teams.area, 0, (size_t)symh_teams.teams_max * symh_teams.slot_size);
+    for (i = 0, k = 0; i < n; ++i) {
+        world[i] = i;
+        if (symh_team_mapped(i))
+            shared[k++] = i;
+    }
+    status = symh_team_setup(&symh_team_world_object, SYMH_TEAM_SLOT_WORLD, world, n, (int)agree[5],
+                             NULL);
+    if (status == SYMH_OK)
+        status =
+            symh_team_setup(&symh_team_shared_object, SYMH_TEAM_SLOT_SHARED, shared, k, 1, NULL);
+    else
+        free(shared);
+    if (status != SYMH_OK) {
+        symh_error("symh_init: cannot allocate the predefined teams");
+        symh_coll_team_fini();
+        return status;
+    }
+    symh_coll_ops_configure();
+    symh_teams.up = 1;
+    symh_debug("teams: %d slots of %zu bytes (scratch %zu); world %s, shared team of %d PE(s)",
+               symh_teams.teams_max, symh_teams.slot_size, symh_teams.scratch,
+               agree[5] ? "over shared memory" : "over the NIC", k);
+    return SYMH_OK;
+}
+
+void symh_coll_team_fini(void)
+{
+    int s;
+
+    for (s = 0; s < symh_teams.teams_max && symh_teams.pool != NULL; ++s)
+        if (symh_teams.pool[s].live == SYMH_TEAM_LIVE)
+            symh_team_teardown(&symh_teams.pool[s]);
+    if (symh_team_world_object.live == SYMH_TEAM_LIVE)
+        symh_team_teardown(&symh_team_world_object);
+    if (symh_team_shared_object.live == SYMH_TEAM_LIVE)
+        symh_team_teardown(&symh_team_shared_object);
+    free(symh_teams.pool);
+    memset(&symh_teams, 0, sizeof(symh_teams));
+}
+
+struct symh_team *symh_coll_team_get(symh_team_t team)
+{
+    struct symh_team *t = team;
+    uintptr_t off;
+
+    if (t == SYMH_TEAM_WORLD || t == SYMH_TEAM_SHARED)
+        return __atomic_load_n(&t->live, __ATOMIC_ACQUIRE) == SYMH_TEAM_LIVE ? t : NULL;
+    if (t == NULL || symh_teams.pool == NULL)
+        return NULL;
+    off = (uintptr_t)t - (uintptr_t)symh_teams.pool;
+    if (off >= (size_t)symh_teams.teams_max * sizeof(*t) || off % sizeof(*t) != 0)
+        return NULL;
+    return __atomic_load_n(&t->live, __ATOMIC_ACQUIRE) == SYMH_TEAM_LIVE ? t : NULL;
+}
+
+struct symh_team *symh_coll_team_check(const char *func, symh_team_t team)
+{
+    struct symh_team *t = symh_coll_team_get(team);
+
+    if (symh_likely(t != NULL))
+        return t;
+    if (!symh_teams.up) {
+        SYMH_LOG_NOT_INITIALIZED(func);
+        symh_status_set(SYMH_ERR_NOT_INITIALIZED);
+        return NULL;
+    }
+    symh_error("%s: team %p is %s on PE %d; nothing done", func, (void *)team,
+               team == SYMH_TEAM_INVALID ? "SYMH_TEAM_INVALID" : "not a live team (destroyed?)",
+               symh_boot_info.my_pe);
+    symh_status_set(SYMH_ERR_INVALID_ARG);
+    return NULL;
+}
+
+/* ---- waits and signals ---------------------------------------------------------------------- */
+
+void symh_coll_team_wait(const struct symh_team *t, const uint64_t *word, uint64_t value,
+                         const char *func, int waited_pe)
+{
+    symh_wait_t w;
+
+    if (symh_likely(__atomic_load_n(word, __ATOMIC_ACQUIRE) >= value))
+        return;
+    symh_wait_start(&w, t->spin);
+    while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < value) {
+        if (!t->all_mapped)
+            symh_tl_nic_progress();
+        if (symh_unlikely(symh_wait_step(&w))) {
+            symh_error("%s (call %" PRIu64 " of a team of %d PEs) has waited %.0f s on PE %d "
+                       "(team PE %d) for team PE %d (world PE %d) (SYMH_HANG_TIMEOUT)",
+                       func, t->calls, t->n_pes, symh_wait_seconds(&w), symh_boot_info.my_pe,
+                       t->my_pe, waited_pe, t->pes[waited_pe]);
+            symh_wait_hang_reported();
+        }
+    }
+}
+
+int symh_coll_team_order(const struct symh_team *t)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return t->all_mapped ? SYMH_OK : symh_tl_nic_fence();
+}
+
+int symh_coll_team_signal(const struct symh_team *t, int pe, size_t offset)
+{
+    static const uint64_t one = 1;
+    char *mapped = t->peers[pe];
+
+    if (t->all_mapped || symh_tl_rma.amo_ops == NULL) {
+        if (symh_unlikely(mapped == NULL))
+            return SYMH_ERR_UNSUPPORTED;
+        __atomic_add_fetch((uint64_t *)(void *)(mapped + offset), 1, __ATOMIC_RELEASE);
+        return SYMH_OK;
+    }
+    return symh_tl_rma.amo_ops->amo(SYMH_TL_AMO_ADD, t->mine + offset, sizeof(uint64_t), &one, NULL,
+                                    NULL, t->pes[pe]);
+}
+
+int symh_coll_team_put(const struct symh_team *t, int pe, void *dest, const void *source,
+                       size_t bytes)
+{
+    char *mapped = symh_coll_team_peer_addr(t, pe, dest);
+    int world = t->pes[pe];
+
+    if (bytes == 0)
+        return SYMH_OK;
+    if (mapped != NULL) {
+        memmove(mapped, source, bytes);
+        return SYMH_OK;
+    }
+    return symh_tl_ops_of(world)->put_nbi(dest, source, bytes, world);
+}
+
+/* ---- sync --------------------------------------------------------------------------------- */
+
+/* Every member adds 1 to team PE 0's arrival count; the one whose add completes the count of this
+ * sync releases every member (coll_barrier.c's central variant, one wait per PE). */
+static void symh_team_sync_shm(struct symh_team *t, const char *func)
+{
+    uint64_t e = ++t->syncs, now;
+    int pe;
+
+    now = __atomic_add_fetch((uint64_t *)(void *)(t->peers[0] + SYMH_TEAM_CTRL_ARRIVE), 1,
+                             __ATOMIC_ACQ_REL);
+    if (now == e * (uint64_t)t->n_pes) {
+        for (pe = 0; pe < t->n_pes; ++pe)
+            __atomic_store_n((uint64_t *)(void *)(t->peers[pe] + SYMH_TEAM_CTRL_RELEASE), e,
+                             __ATOMIC_RELEASE);
+        return;
+    }
+    symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + SYMH_TEAM_CTRL_RELEASE), e,
+                        func, 0);
+}
+
+/* Dissemination: in round k a member signals team PE (me + 2^k) mod n and waits for the signal of
+ * (me - 2^k) mod n; each round's word has one writer and counts its syncs. The quiet first makes
+ * this PE's puts complete at their targets before any member can leave. */
+static int symh_team_sync_nic(struct symh_team *t, const char *func)
+{
+    uint64_t e = ++t->syncs;
+    int n = t->n_pes, me = t->my_pe, k, status;
+    long dist;
+
+    status = symh_tl_nic_quiet();
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    for (k = 0, dist = 1; status == SYMH_OK && dist < n; ++k, dist <<= 1) {
+        int to = (int)((me + dist) % n), from = (int)((me - dist % n + n) % n);
+
+        status = symh_coll_team_signal(t, to, SYMH_TEAM_CTRL_DISS + (size_t)k * 8);
+        if (status == SYMH_OK)
+            symh_coll_team_wait(
+                t, (const uint64_t *)(const void *)(t->mine + SYMH_TEAM_CTRL_DISS + (size_t)k * 8),
+                e, func, from);
+    }
+    return status;
+}
+
+int symh_coll_team_sync(struct symh_team *t, const char *func)
+{
+    int status;
+
+    if (t->n_pes == 1)
+        return SYMH_OK;
+    if (t->all_mapped) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        symh_team_sync_shm(t, func);
+        return SYMH_OK;
+    }
+    status = symh_team_sync_nic(t, func);
+    if (status != SYMH_OK)
+        symh_error("%s: the team's sync failed on PE %d: %s", func, symh_boot_info.my_pe,
+                   symh_status_string(status));
+    return status;
+}
+
+/* ---- agreement ---------------------------------------------------------------------------- */
+
+int symh_coll_team_exchange(struct symh_team *t, const symh_team_record_t *mine,
+                            const symh_team_record_t **all, const char *func)
+{
+    size_t bank = symh_teams.records_off +
+                  (size_t)(t->agreements++ & 1) * (size_t)t->n_pes * SYMH_TEAM_RECORD;
+    symh_team_record_t *records = (symh_team_record_t *)(void *)(t->mine + bank);
+    symh_team_record_t *own = &records[t->my_pe];
+    int pe, status = SYMH_OK;
+
+    /* Two banks: a member writes bank b of agreement a + 2 only after agreement a + 1, which
+     * every member enters after reading agreement a's records. */
+    *own = *mine;
+    for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe)
+        if (pe != t->my_pe)
+            status = symh_coll_team_put(t, pe, own, own, sizeof(*own));
+    if (status == SYMH_OK)
+        status = symh_coll_team_sync(t, func);
+    *all = records;
+    return status;
+}
+
+/* ---- queries ------------------------------------------------------------------------------ */
+
+int symh_team_my_pe(symh_team_t team)
+{
+    struct symh_team *t = symh_coll_team_get(team);
+
+    return t != NULL ? t->my_pe : -1;
+}
+
+int symh_team_n_pes(symh_team_t team)
+{
+    struct symh_team *t = symh_coll_team_get(team);
+
+    return t != NULL ? t->n_pes : -1;
+}
+
+int symh_team_get_config(symh_team_t team, long config_mask, symh_team_config_t *config)
+{
+    struct symh_team *t = symh_coll_team_check(__func__, team);
+
+    if (t == NULL)
+        return symh_last_error();
+    if ((config_mask & ~SYMH_TEAM_NUM_CONTEXTS) != 0 || (config_mask != 0 && config == NULL)) {
+        symh_error("symh_team_get_config: config_mask %#lx with config %p: the mask may only "
+                   "hold SYMH_TEAM_NUM_CONTEXTS, and needs a config to fill",
+                   (unsigned long)config_mask, (void *)config);
+        return symh_status_set(SYMH_ERR_INVALID_ARG);
+    }
+    if (config_mask & SYMH_TEAM_NUM_CONTEXTS)
+        config->num_contexts = t->config.num_contexts;
+    return symh_status_set(SYMH_OK);
+}
+
+/* The team number of world PE `world` in t, or -1. */
+static int symh_team_index_of(const struct symh_team *t, int world)
+{
+    int lo = 0, hi = t->n_pes - 1;
+
+    if (t->stride > 0) {
+        int d = world - t->start;
+
+        return d >= 0 && d % t->stride == 0 && d / t->stride < t->n_pes ? d / t->stride : -1;
+    }
+    while (lo <= hi) { /* pes ascends */
+        int mid = lo + (hi - lo) / 2;
+
+        if (t->pes[mid] == world)
+            return mid;
+        if (t->pes[mid] < world)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+int symh_team_translate_pe(symh_team_t src_team, int src_pe, symh_team_t dest_team)
+{
+    struct symh_team *s = symh_coll_team_get(src_team), *d = symh_coll_team_get(dest_team);
+
+    if (s == NULL || d == NULL || src_pe < 0 || src_pe >= s->n_pes)
+        return -1;
+    return symh_team_index_of(d, s->pes[src_pe]);
+}
+
+/* ---- splits ------------------------------------------------------------------------------- */
+
+/* What one PE asks of a split: the new team it joins (parent numbers start, stride, size; size 0
+ * when it joins none) and the arguments every PE of the parent must agree on. */
+typedef struct {
+    uint32_t op;
+    int start, stride, size;
+    uint64_t common[3]; /* compared between every PE: see symh_team_split */
+    const symh_team_config_t *config;
+    long mask;
+} symh_team_ask_t;
+
+static const char *const symh_team_common_names[3][3] = {
+    { "start", "stride", "size" },               /* split_strided */
+    { "xrange", "config_mask", "num_contexts" }, /* split_2d, either axis */
+    { "xrange", "config_mask", "num_contexts" },
+};
+
+/* Parent numbers of members of the team ask describes, ascending: a member's k-th. */
+static int symh_team_ask_member(const symh_team_ask_t *ask, int k)
+{
+    return ask->start + k * ask->stride;
+}
+
+/* Collective over parent: one team per distinct ask (PEs whose asks name the same team join it).
+ * Every PE of the parent gets the same status; *out the new team or SYMH_TEAM_INVALID. */
+static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask, int local,
+                           symh_team_t *out, const char *func)
+{
+    symh_team_record_t mine, ref;
+    const symh_team_record_t *all;
+    int n = parent->n_pes, me = parent->my_pe, pe, k, slot = -1, status, i, bad = -1, bad_arg = -1;
+    int *pes = NULL, member_all_mapped = 1;
+    uint64_t used = 0;
+    char list[256];
+    size_t len = 0;
+
+    *out = SYMH_TEAM_INVALID;
+    memset(&mine, 0, sizeof(mine));
+    mine.op = ask->op;
+    mine.status = local;
+    mine.args[0] = ask->common[0];
+    mine.args[1] = ask->common[1];
+    mine.args[2] = ask->common[2];
+    mine.args[3] = (uint64_t)(uint32_t)ask->start << 32 | (uint32_t)ask->stride;
+    mine.args[4] = (uint64_t)(uint32_t)ask->size;
+    mine.used_slots = symh_teams.used;
+    if (local == SYMH_OK && ask->size > 0) {
+        pes = malloc((size_t)ask->size * sizeof(int));
+        if (pes == NULL) {
+            symh_error("%s: cannot allocate a team of %d PEs on PE %d", func, ask->size,
+                       symh_boot_info.my_pe);
+            mine.status = SYMH_ERR_NO_MEMORY;
+        } else {
+            for (k = 0; k < ask->size; ++k) {
+                pes[k] = parent->pes[symh_team_ask_member(ask, k)];
+                if (!symh_team_mapped(pes[k]))
+                    member_all_mapped = 0;
+            }
+        }
+    }
+    mine.flags = (uint64_t)member_all_mapped;
+
+    status = symh_coll_team_exchange(parent, &mine, &all, func);
+    if (status != SYMH_OK) {
+        free(pes);
+        return symh_status_set(status);
+    }
+    /* The judge: the same records on every PE, so the same verdict. */
+    ref = all[0];
+    for (pe = 0; pe < n && bad < 0; ++pe) {
+        if (all[pe].status != SYMH_OK || all[pe].op != ref.op)
+            bad = pe;
+        for (i = 0; i < 3 && bad < 0; ++i)
+            if (all[pe].args[i] != ref.args[i]) {
+                bad = pe;
+                bad_arg = i;
+            }
+    }
+    if (bad >= 0) {
+        status = all[bad].status != SYMH_OK ? all[bad].status : SYMH_ERR_MISMATCH;
+        if (me == 0 && all[bad].status == SYMH_OK) {
+            int shown = 0;
+
+            list[0] = '\0';
+            for (pe = 0; pe < n; ++pe) {
+                int differs = all[pe].op != ref.op ||
+                              (bad_arg >= 0 && all[pe].args[bad_arg] != ref.args[bad_arg]);
+
+                if (differs && len < sizeof(list) - 32) {
+                    len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d (%" PRId64 ")",
+                                            shown++ ? ", " : "", parent->pes[pe],
+                                            bad_arg >= 0 ? (int64_t)all[pe].args[bad_arg] : -1);
+                }
+            }
+            if (bad_arg >= 0)
+                symh_error("%s: the PEs of the parent team passed different %s: team PE 0 (world "
+                           "PE %d) %" PRId64 ", world PE(s) %s; no team made",
+                           func, symh_team_common_names[ref.op - 1][bad_arg], parent->pes[0],
+                           (int64_t)ref.args[bad_arg], list);
+            else
+                symh_error("%s: the PEs of the parent team are in different splits (world PE(s) "
+                           "%s differ from team PE 0); no team made",
+                           func, list);
+        } else if (me == 0 || bad == me) {
+            symh_error("%s: team PE %d (world PE %d) failed: %s; no team made on any PE", func, bad,
+                       parent->pes[bad], symh_status_string(all[bad].status));
+        }
+        free(pes);
+        return symh_status_set(status);
+    }
+    /* The slot: the lowest free on every member of each new team. A PE joining no team still
+     * judges the others (a full slot table anywhere fails the whole split, as a failed allocation
+     * fails every PE). */
+    for (pe = 0; pe < n; ++pe) {
+        uint64_t team_used = 0;
+        int team_mapped = 1, j, pstart = (int)(all[pe].args[3] >> 32),
+            pstride = (int)(uint32_t)all[pe].args[3], psize = (int)all[pe].args[4], s;
+
+        if (psize == 0)
+            continue;
+        for (j = 0; j < psize; ++j) {
+            const symh_team_record_t *r = &all[pstart + j * pstride];
+
+            team_used |= r->used_slots;
+            team_mapped &= (int)(r->flags & 1);
+        }
+        for (s = 2; s < symh_teams.teams_max && ((team_used >> s) & 1); ++s)
+            ;
+        if (s >= symh_teams.teams_max) {
+            if (me == 0)
+                symh_error("%s: no free team on some member of the new team of world PE %d (%d "
+                           "live teams, SYMH_TEAMS_MAX=%d with the world and shared teams); "
+                           "destroy a team or raise SYMH_TEAMS_MAX",
+                           func, parent->pes[pe], symh_teams.teams_max, symh_teams.teams_max);
+            free(pes);
+            return symh_status_set(SYMH_ERR_LIMIT);
+        }
+        if (pe == me) {
+            slot = s;
+            member_all_mapped = team_mapped;
+            used = team_used;
+        }
+    }
+    (void)used;
+    if (ask->size == 0)
+        return symh_status_set(SYMH_OK); /* left out: SYMH_TEAM_INVALID */
+    status = symh_team_setup(&symh_teams.pool[slot], slot, pes, ask->size, member_all_mapped,
+                             (ask->mask & SYMH_TEAM_NUM_CONTEXTS) ? ask->config : NULL);
+    if (status != SYMH_OK) {
+        /* Only the peers array can fail here; the others have the team: nothing consistent can
+         * follow, so say so (the split's own agreement covered every earlier failure). */
+        symh_error("%s: cannot allocate the team's tables on PE %d after the split was agreed",
+                   func, symh_boot_info.my_pe);
+        return symh_status_set(status);
+    }
+    *out = &symh_teams.pool[slot];
+    return symh_status_set(SYMH_OK);
+}
+
+/* The local checks of a split's config: SYMH_OK or the status (logged). */
+static int symh_team_check_config_arg(const char *func, const symh_team_config_t *config, long mask)
+{
+    if ((mask & ~SYMH_TEAM_NUM_CONTEXTS) != 0 || (mask != 0 && config == NULL) ||
+        ((mask & SYMH_TEAM_NUM_CONTEXTS) && config->num_contexts < 0)) {
+        symh_error("%s: config_mask %#lx with config %p: the mask may only hold "
+                   "SYMH_TEAM_NUM_CONTEXTS, needs a config, and num_contexts must be >= 0",
+                   func, (unsigned long)mask, (const void *)config);
+        return SYMH_ERR_INVALID_ARG;
+    }
+    return SYMH_OK;
+}
+
+int symh_team_split_strided(symh_team_t parent_team, int start, int stride, int size,
+                            const symh_team_config_t *config, long config_mask,
+                            symh_team_t *new_team)
+{
+    static const char func[] = "symh_team_split_strided";
+    struct symh_team *parent;
+    symh_team_ask_t ask;
+    symh_team_t made;
+    int local = SYMH_OK, status;
+    long last;
+
+    if (new_team != NULL)
+        *new_team = SYMH_TEAM_INVALID;
+    parent = symh_coll_team_check(func, parent_team);
+    if (parent == NULL)
+        return symh_last_error();
+    if (new_team == NULL) {
+        symh_error("%s: new_team is NULL on PE %d", func, symh_boot_info.my_pe);
+        local = SYMH_ERR_INVALID_ARG;
+    }
+    if (local == SYMH_OK)
+        local = symh_team_check_config_arg(func, config, config_mask);
+    last = (long)start + (long)(size - 1) * (long)stride;
+    if (local == SYMH_OK && (size < 1 || start < 0 || start >= parent->n_pes ||
+                             (size > 1 && stride < 1) || last >= parent->n_pes)) {
+        symh_error("%s: start %d, stride %d, size %d do not fit the parent team of %d PEs "
+                   "(start and every member within it, size >= 1, stride >= 1 unless size is 1)",
+                   func, start, stride, size, parent->n_pes);
+        local = SYMH_ERR_INVALID_ARG;
+    }
+    memset(&ask, 0, sizeof(ask));
+    ask.op = SYMH_TEAM_OP_SPLIT_STRIDED;
+    ask.common[0] = (uint64_t)(int64_t)start;
+    ask.common[1] = (uint64_t)(int64_t)stride;
+    ask.common[2] = (uint64_t)(int64_t)size;
+    ask.config = config;
+    ask.mask = config_mask;
+    if (size == 1)
+        stride = 1;
+    if (local == SYMH_OK) {
+        int d = parent->my_pe - start;
+
+        if (d >= 0 && d % stride == 0 && d / stride < size) {
+            ask.start = start;
+            ask.stride = stride;
+            ask.size = size;
+        }
+    }
+    status = symh_team_split(parent, &ask, local, &made, func);
+    if (new_team != NULL)
+        *new_team = made;
+    return status;
+}
+
+/* The arguments of one axis of a 2-D split that every PE must agree on. */
+static void symh_team_ask_axis(symh_team_ask_t *ask, uint32_t op, int xrange,
+                               const symh_team_config_t *config, long mask)
+{
+    ask->op = op;
+    ask->common[0] = (uint64_t)(int64_t)xrange;
+    ask->common[1] = (uint64_t)mask;
+    ask->common[2] =
+        (mask & SYMH_TEAM_NUM_CONTEXTS) && config != NULL ? (uint64_t)config->num_contexts : 0;
+    ask->config = config;
+    ask->mask = mask;
+}
+
+int symh_team_split_2d(symh_team_t parent_team, int xrange, const symh_team_config_t *xaxis_config,
+                       long xaxis_mask, symh_team_t *xaxis_team,
+                       const symh_team_config_t *yaxis_config, long yaxis_mask,
+                       symh_team_t *yaxis_team)
+{
+    static const char func[] = "symh_team_split_2d";
+    struct symh_team *parent;
+    symh_team_ask_t ask;
+    symh_team_t x = SYMH_TEAM_INVALID, y = SYMH_TEAM_INVALID;
+    int local = SYMH_OK, status, n, me, cols;
+
+    if (xaxis_team != NULL)
+        *xaxis_team = SYMH_TEAM_INVALID;
+    if (yaxis_team != NULL)
+        *yaxis_team = SYMH_TEAM_INVALID;
+    parent = symh_coll_team_check(func, parent_team);
+    if (parent == NULL)
+        return symh_last_error();
+    n = parent->n_pes;
+    me = parent->my_pe;
+    if (xaxis_team == NULL || yaxis_team == NULL || xrange < 1) {
+        symh_error("%s: xrange %d (must be >= 1), xaxis_team %p, yaxis_team %p (must not be NULL)",
+                   func, xrange, (void *)xaxis_team, (void *)yaxis_team);
+        local = SYMH_ERR_INVALID_ARG;
+    }
+    if (local == SYMH_OK)
+        local = symh_team_check_config_arg(func, xaxis_config, xaxis_mask);
+    if (local == SYMH_OK)
+        local = symh_team_check_config_arg(func, yaxis_config, yaxis_mask);
+    cols = xrange > n ? n : xrange < 1 ? 1 : xrange;
+
+    /* The row: consecutive parent PEs. */
+    memset(&ask, 0, sizeof(ask));
+    symh_team_ask_axis(&ask, SYMH_TEAM_OP_SPLIT_2D_X, xrange, xaxis_config, xaxis_mask);
+    if (local == SYMH_OK) {
+        ask.start = me / cols * cols;
+        ask.stride = 1;
+        ask.size = n - ask.start < cols ? n - ask.start : cols;
+    }
+    status = symh_team_split(parent, &ask, local, &x, func);
+    /* The column: parent PEs cols apart. The row's split gave every PE the same status, so
+     * either every PE splits again or none does. */
+    symh_team_ask_axis(&ask, SYMH_TEAM_OP_SPLIT_2D_Y, xrange, yaxis_config, yaxis_mask);
+    if (local == SYMH_OK && status == SYMH_OK) {
+        ask.start = me % cols;
+        ask.stride = cols;
+        ask.size = (n - ask.start + cols - 1) / cols;
+    } else {
+        ask.size = 0;
+    }
+    if (status == SYMH_OK)
+        status = symh_team_split(parent, &ask, local, &y, func);
+    if (status != SYMH_OK && x != SYMH_TEAM_INVALID) {
+        symh_team_destroy(x); /* collective over the row: every row's PEs all failed alike */
+        x = SYMH_TEAM_INVALID;
+    }
+    if (xaxis_team != NULL)
+        *xaxis_team = x;
+    if (yaxis_team != NULL)
+        *yaxis_team = y;
+    return symh_status_set(status);
+}
+
+void symh_team_destroy(symh_team_t team)
+{
+    struct symh_team *t = symh_coll_team_check(__func__, team);
+
+    if (t == NULL)
+        return;
+    if (t == SYMH_TEAM_WORLD || t == SYMH_TEAM_SHARED) {
+        symh_error("symh_team_destroy: %s is predefined and cannot be destroyed; nothing done",
+                   t == SYMH_TEAM_WORLD ? "SYMH_TEAM_WORLD" : "SYMH_TEAM_SHARED");
+        symh_status_set(SYMH_ERR_INVALID_ARG);
+        return;
+    }
+    /* No member frees the slot while a peer may still signal into it: after the sync nobody
+     * writes to it (every signal a member sends in a sync is one its partner waits for). */
+    symh_status_set(symh_coll_team_sync(t, "symh_team_destroy"));
+    symh_team_teardown(t);
+}
+
+int symh_team_sync(symh_team_t team)
+{
+    struct symh_team *t = symh_coll_team_check(__func__, team);
+
+    if (t == NULL)
+        return symh_last_error();
+    if (t == SYMH_TEAM_WORLD) {
+        symh_sync_all();
+        return symh_last_error();
+    }
+    t->calls++;
+    return symh_status_set(symh_coll_team_sync(t, "symh_team_sync"));
+}

@@ -1,0 +1,157 @@
+/* collectives: teams and the machinery every team collective runs on (docs/collectives.md
+ * "Teams" and "Team collectives"): the team objects, each team's slot of the internal area, the
+ * waits and signals between members, the team's sync, and the agreement on arguments.
+ *
+ * Every team owns one slot of every member's internal area, at the same offset on each member (the
+ * slot number is agreed at the split), so a slot address is symmetric: a node-local member reaches
+ * a peer's slot by load/store, any other member by the NIC (the internal area is in the NIC's key
+ * slot 0). Slot layout (offsets from the slot's start):
+ *   ctrl     words the algorithms signal and poll (SYMH_TEAM_CTRL_*), one 64-byte line each
+ *   from     one counter per team PE: data signals from that PE (the NIC path of reductions)
+ *   records  two banks of one 64-byte agreement record per team PE (by the parity of the agreement)
+ *   scratch  SYMH_COLL_SCRATCH bytes: what no user buffer can hold (a reduction's incoming chunks,
+ *            collect's sizes); a collective larger than it is pipelined through it.
+ * Every word only grows (64-bit counters of calls, never reset while the team lives), so a value
+ * is never confused with an earlier one and nothing is cleared between calls. A slot is zeroed when
+ * its team is destroyed, after a sync that no member leaves while a peer may still write to it.
+ *
+ * Two ways to run: when every member is load/store mapped (all_mapped, fixed at creation and the
+ * same on every member), the collectives read and write peers' buffers directly and signal with CPU
+ * atomics; otherwise (a team across nodes, or with the NIC for node-local peers) they put through
+ * each member's route and signal with the NIC's atomics, which then carry every signal of the team
+ * (one path per word: docs/transports.md). */
+#ifndef SYMH_COLL_TEAM_H
+#define SYMH_COLL_TEAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <symheap/team.h>
+
+#include "core/core_wait.h"
+
+#define SYMH_TEAM_LINE 64
+/* ctrl words (byte offsets in the slot):
+ *   ARRIVE   team PE 0's: the shared-memory sync's arrival count
+ *   RELEASE  the shared-memory sync's release
+ *   POST     [0] the call this PE posted, [1] its value (collect's size)
+ *   DONE     broadcast over shared memory: members done reading the root's source
+ *   BCAST    broadcast over the NIC: data arrived from the parent
+ *   VALUE    a word this PE puts from (collect's size over the NIC)
+ *   DISS     32 words: dissemination round k's count */
+#define SYMH_TEAM_CTRL_ARRIVE  (0 * SYMH_TEAM_LINE)
+#define SYMH_TEAM_CTRL_RELEASE (1 * SYMH_TEAM_LINE)
+#define SYMH_TEAM_CTRL_POST    (2 * SYMH_TEAM_LINE)
+#define SYMH_TEAM_CTRL_DONE    (3 * SYMH_TEAM_LINE)
+#define SYMH_TEAM_CTRL_BCAST   (4 * SYMH_TEAM_LINE)
+#define SYMH_TEAM_CTRL_VALUE   (5 * SYMH_TEAM_LINE)
+#define SYMH_TEAM_CTRL_DISS    (6 * SYMH_TEAM_LINE)
+#define SYMH_TEAM_CTRL_SIZE    (6 * SYMH_TEAM_LINE + 32 * 8)
+#define SYMH_TEAM_RECORD       64
+
+/* The agreement record of one PE: what it was asked (op, args), what it found (status), and for a
+ * split the slots in use on it and whether it maps its new team. */
+typedef struct {
+    uint32_t op;
+    int32_t status;
+    uint64_t args[5];
+    uint64_t used_slots; /* a split: bit s set when slot s is live here */
+    uint64_t flags;      /* a split: bit 0 = this PE maps every member of its new team */
+} symh_team_record_t;
+
+_Static_assert(sizeof(symh_team_record_t) == SYMH_TEAM_RECORD, "a record is one line");
+
+#define SYMH_TEAM_LIVE 0x7465616du /* "team" */
+
+struct symh_team {
+    uint32_t live; /* SYMH_TEAM_LIVE while the team exists */
+    int slot;      /* its slot in every member's internal area */
+    int my_pe;     /* this PE's number in the team */
+    int n_pes;
+    int start, stride; /* world PE of team PE i: start + i * stride when stride > 0 */
+    int *pes;          /* n_pes world PEs, in team order (ascending) */
+    int all_mapped;    /* every member is load/store mapped here (see the top of this file) */
+    unsigned spin;     /* pauses before a wait yields */
+    symh_team_config_t config;
+    char *mine;   /* this PE's slot */
+    char **peers; /* n_pes: each member's slot as mapped here, NULL where not mapped */
+    /* Calls so far on this team, counted the same on every member. */
+    uint64_t calls;      /* collective calls (what CTRL_POST carries) */
+    uint64_t syncs;      /* syncs, the internal ones included */
+    uint64_t bcasts_in;  /* NIC broadcasts this PE received (not being the root) */
+    uint64_t done_due;   /* broadcast: readers of this PE's source counted so far, as root */
+    uint64_t chunks;     /* NIC reductions: chunks exchanged */
+    uint64_t agreements; /* agreements (records bank = parity) */
+};
+
+/* Collective over the world (after symh_coll_barrier_init): the slots, the world and shared teams.
+ * Agrees SYMH_TEAMS_MAX and SYMH_COLL_SCRATCH across PEs. */
+int symh_coll_team_init(void);
+/* Local (after the closing barrier): frees every team, the predefined two included. */
+void symh_coll_team_fini(void);
+/* Reads SYMH_CHECK_COLLECTIVES for the collectives (coll_ops.c); called by symh_coll_team_init. */
+void symh_coll_ops_configure(void);
+/* Checks SYMH_TEAMS_MAX and SYMH_COLL_SCRATCH (before the bootstrap; msg says why). */
+int symh_coll_team_check_config(char *msg, size_t msg_len);
+
+/* Bytes of the internal area the collectives take (the barrier's region, then the teams'), for
+ * this job's PEs (symh_boot_info) and the configuration as loaded now. */
+size_t symh_coll_internal_size(void);
+
+/* Bytes of the internal area the teams take, after the barrier's region, for n_pes PEs (from
+ * SYMH_TEAMS_MAX and SYMH_COLL_SCRATCH as configured now). */
+size_t symh_coll_team_area_size(int n_pes);
+
+/* The team behind a handle, or NULL when it names no live team (not initialized, invalid,
+ * destroyed): O(1), without dereferencing a handle that is not one of symheap's. */
+struct symh_team *symh_coll_team_get(symh_team_t team);
+/* The same with one line naming `func` and SYMH_ERR_INVALID_ARG recorded when it is NULL. */
+struct symh_team *symh_coll_team_check(const char *func, symh_team_t team);
+
+/* The scratch of a team's slot here, and its size (the same for every team). */
+char *symh_coll_team_scratch(const struct symh_team *t);
+size_t symh_coll_team_scratch_size(void);
+/* The `from` counter of team PE `pe` in this PE's slot, and its offset in a slot. */
+uint64_t *symh_coll_team_from(const struct symh_team *t, int pe);
+size_t symh_coll_team_from_offset(int pe);
+
+/* The load/store address of symmetric `addr` on team PE `pe` (this PE's own for itself), or NULL
+ * when that member is not mapped here. */
+static inline char *symh_coll_team_peer_addr(const struct symh_team *t, int pe, const void *addr);
+
+/* Waits until the word at `word` (local or mapped) reaches `value`, driving the NIC meanwhile;
+ * after SYMH_HANG_TIMEOUT one line names `func`, the team's call and the PE waited for. */
+void symh_coll_team_wait(const struct symh_team *t, const uint64_t *word, uint64_t value,
+                         const char *func, int waited_pe);
+/* Adds 1 to ctrl word `offset` of team PE `pe`'s slot: a CPU atomic when the team is all mapped,
+ * else through the NIC (after symh_coll_team_order, for data sent before). */
+int symh_coll_team_signal(const struct symh_team *t, int pe, size_t offset);
+/* Orders the data this PE sent to members before the signals it sends next. */
+int symh_coll_team_order(const struct symh_team *t);
+/* Puts `bytes` from local `source` (symmetric or this PE's slot) to symmetric `dest` on team PE
+ * `pe`: a copy when mapped, else a non-blocking put through the PE's route, which the next
+ * symh_coll_team_order orders before later signals and the next sync completes (source stays
+ * untouched until then). */
+int symh_coll_team_put(const struct symh_team *t, int pe, void *dest, const void *source,
+                       size_t bytes);
+
+/* Collective over the team: returns once every member has called it; RMA this PE issued before
+ * (collective data included) is complete at its targets when any member returns. */
+int symh_coll_team_sync(struct symh_team *t, const char *func);
+
+/* Collective over the team: every member's record, exchanged (records bank of this agreement,
+ * this PE's own included); *all points to the n_pes records, valid until the team's next
+ * agreement but one. */
+int symh_coll_team_exchange(struct symh_team *t, const symh_team_record_t *mine,
+                            const symh_team_record_t **all, const char *func);
+
+static inline char *symh_coll_team_peer_addr(const struct symh_team *t, int pe, const void *addr)
+{
+    char *slot = t->peers[pe];
+
+    if (slot == NULL)
+        return NULL;
+    return slot + ((const char *)addr - t->mine);
+}
+
+#endif /* SYMH_COLL_TEAM_H */
