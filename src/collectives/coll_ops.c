@@ -224,25 +224,70 @@ static int symh_coll_alone(struct symh_team *t, void *dest, const void *source, 
 
 /* ---- broadcast ------------------------------------------------------------------------------- */
 
+/* Bytes of a small broadcast carried in the post line itself, and the largest small one (through
+ * a scratch bank). */
+#define SYMH_COLL_BCAST_INLINE (SYMH_TEAM_LINE - 8)
+#define SYMH_COLL_BCAST_SMALL  4096
+
+/* Small broadcasts go through the root's bank k & 1 for the root's k-th small one (every member
+ * counts each root's small broadcasts, so every member knows the bank): the root waits until
+ * every member has read its use k - 2 of that bank, copies its source into the bank (the post line
+ * itself up to 56 bytes, else a 4 KiB half of its scratch), stores the call number in the post
+ * line and returns at once (its source is free). A reader waits for that call number in the
+ * root's post line of the bank, copies, and records in its own `from` word for the root how many
+ * of the root's small broadcasts it has read: a store to its own line, which the root reads only
+ * when it reuses the bank. One line crosses per reader when the data fits the line. Larger ones
+ * are read straight from the root's source, and the root waits for every reader (DONE) before it
+ * returns. */
 static int symh_coll_bcast_shm(struct symh_team *t, char *dest, const char *source, size_t bytes,
                                int root, const char *func)
 {
-    uint64_t *post = (uint64_t *)(void *)(t->peers[root] + SYMH_TEAM_CTRL_POST);
+    char *bposts = t->peers[root] + SYMH_TEAM_CTRL_BPOST;
+    uint64_t *done = (uint64_t *)(void *)(t->peers[root] + SYMH_TEAM_CTRL_DONE);
+    uint64_t k;
+    char *line, *data;
+    int pe;
 
-    if (t->my_pe == root) {
-        if (dest != source)
-            memmove(dest, source, bytes);
-        __atomic_store_n(post, t->calls, __ATOMIC_RELEASE);
-        t->done_due += (uint64_t)(t->n_pes - 1);
-        /* The source may be reused once this returns: every reader has copied it. */
-        symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + SYMH_TEAM_CTRL_DONE),
-                            t->done_due, func, root);
+    if (bytes > SYMH_COLL_BCAST_SMALL) {
+        uint64_t *post = (uint64_t *)(void *)(bposts + 2 * SYMH_TEAM_LINE);
+
+        if (t->my_pe == root) {
+            if (dest != source)
+                memmove(dest, source, bytes);
+            __atomic_store_n(post, t->calls, __ATOMIC_RELEASE);
+            t->done_due += (uint64_t)(t->n_pes - 1);
+            /* The source may be reused once this returns: every reader has copied it. */
+            symh_coll_team_wait(t, done, t->done_due, func, root);
+            return SYMH_OK;
+        }
+        symh_coll_team_wait_equal(t, post, 1, t->calls, func, root);
+        memcpy(dest, symh_coll_team_peer_addr(t, root, source), bytes);
+        __atomic_add_fetch(done, 1, __ATOMIC_RELEASE);
         return SYMH_OK;
     }
-    symh_coll_team_wait(t, post, t->calls, func, root);
-    memcpy(dest, symh_coll_team_peer_addr(t, root, source), bytes);
-    __atomic_add_fetch((uint64_t *)(void *)(t->peers[root] + SYMH_TEAM_CTRL_DONE), 1,
-                       __ATOMIC_RELEASE);
+    k = t->root_uses[root]++;
+    line = bposts + (size_t)(k & 1) * SYMH_TEAM_LINE;
+    data = bytes <= SYMH_COLL_BCAST_INLINE
+               ? line + 8
+               : t->peers[root] + (symh_coll_team_scratch(t) - t->mine) +
+                     (size_t)(k & 1) * SYMH_COLL_BCAST_SMALL;
+    if (t->my_pe == root) {
+        for (pe = 0; k >= 2 && pe < t->n_pes; ++pe)
+            if (pe != root)
+                symh_coll_team_wait(
+                    t,
+                    (const uint64_t *)(const void *)(t->peers[pe] +
+                                                     symh_coll_team_from_offset(root)),
+                    k - 1, func, pe);
+        memcpy(data, source, bytes);
+        if (dest != source)
+            memmove(dest, source, bytes);
+        __atomic_store_n((uint64_t *)(void *)line, t->calls, __ATOMIC_RELEASE);
+        return SYMH_OK;
+    }
+    symh_coll_team_wait_equal(t, (const uint64_t *)(const void *)line, 1, t->calls, func, root);
+    memcpy(dest, data, bytes);
+    __atomic_store_n(symh_coll_team_from(t, root), k + 1, __ATOMIC_RELEASE);
     return SYMH_OK;
 }
 

@@ -163,7 +163,10 @@ static int symh_team_setup(struct symh_team *t, int slot, int *pes, int n, int a
 
     memset(t, 0, sizeof(*t));
     t->peers = calloc((size_t)n, sizeof(*t->peers));
-    if (t->peers == NULL) {
+    t->root_uses = calloc((size_t)n, sizeof(*t->root_uses));
+    if (t->peers == NULL || t->root_uses == NULL) {
+        free(t->peers);
+        free(t->root_uses);
         free(pes);
         return SYMH_ERR_NO_MEMORY;
     }
@@ -202,8 +205,10 @@ static void symh_team_teardown(struct symh_team *t)
     symh_team_slot_clear(t->slot);
     free(t->pes);
     free(t->peers);
+    free(t->root_uses);
     t->pes = NULL;
     t->peers = NULL;
+    t->root_uses = NULL;
 }
 
 static int symh_team_mapped(int pe)
@@ -339,6 +344,17 @@ struct symh_team *symh_coll_team_check(const char *func, symh_team_t team)
 
 /* ---- waits and signals ---------------------------------------------------------------------- */
 
+/* The hang line of a team wait (once per wait). */
+static void symh_team_wait_hang(const struct symh_team *t, const symh_wait_t *w, const char *func,
+                                int waited_pe)
+{
+    symh_error("%s (call %" PRIu64 " of a team of %d PEs) has waited %.0f s on PE %d (team PE %d) "
+               "for team PE %d (world PE %d) (SYMH_HANG_TIMEOUT)",
+               func, t->calls, t->n_pes, symh_wait_seconds(w), symh_boot_info.my_pe, t->my_pe,
+               waited_pe, t->pes[waited_pe]);
+    symh_wait_hang_reported();
+}
+
 void symh_coll_team_wait(const struct symh_team *t, const uint64_t *word, uint64_t value,
                          const char *func, int waited_pe)
 {
@@ -350,13 +366,26 @@ void symh_coll_team_wait(const struct symh_team *t, const uint64_t *word, uint64
     while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < value) {
         if (!t->all_mapped)
             symh_tl_nic_progress();
-        if (symh_unlikely(symh_wait_step(&w))) {
-            symh_error("%s (call %" PRIu64 " of a team of %d PEs) has waited %.0f s on PE %d "
-                       "(team PE %d) for team PE %d (world PE %d) (SYMH_HANG_TIMEOUT)",
-                       func, t->calls, t->n_pes, symh_wait_seconds(&w), symh_boot_info.my_pe,
-                       t->my_pe, waited_pe, t->pes[waited_pe]);
-            symh_wait_hang_reported();
-        }
+        if (symh_unlikely(symh_wait_step(&w)))
+            symh_team_wait_hang(t, &w, func, waited_pe);
+    }
+}
+
+int symh_coll_team_wait_equal(const struct symh_team *t, const uint64_t *words, int n,
+                              uint64_t value, const char *func, int waited_pe)
+{
+    symh_wait_t w;
+    int i;
+
+    symh_wait_start(&w, t->spin);
+    for (;;) {
+        for (i = 0; i < n; ++i)
+            if (__atomic_load_n(&words[i], __ATOMIC_ACQUIRE) == value)
+                return i;
+        if (!t->all_mapped)
+            symh_tl_nic_progress();
+        if (symh_unlikely(symh_wait_step(&w)))
+            symh_team_wait_hang(t, &w, func, waited_pe);
     }
 }
 

@@ -7,7 +7,8 @@
  * a peer's slot by load/store, any other member by the NIC (the internal area is in the NIC's key
  * slot 0). Slot layout (offsets from the slot's start):
  *   ctrl     words the algorithms signal and poll (SYMH_TEAM_CTRL_*), one 64-byte line each
- *   from     one counter per team PE: data signals from that PE (the NIC path of reductions)
+ *   from     one counter per team PE: data signals from that PE (the NIC path of reductions),
+ *            or small broadcasts of that PE this PE has read (the shared-memory path)
  *   records  two banks of one 64-byte agreement record per team PE (by the parity of the agreement)
  *   scratch  SYMH_COLL_SCRATCH bytes: what no user buffer can hold (a reduction's incoming chunks,
  *            collect's sizes); a collective larger than it is pipelined through it.
@@ -35,9 +36,12 @@
  *   ARRIVE   team PE 0's: the shared-memory sync's arrival count
  *   RELEASE  the shared-memory sync's release
  *   POST     [0] the call this PE posted, [1] its value (collect's size)
- *   DONE     broadcast over shared memory: members done reading the root's source
+ *   DONE     broadcast over shared memory, this PE as root of a large one: members done reading
  *   BCAST    broadcast over the NIC: data arrived from the parent
  *   VALUE    a word this PE puts from (collect's size over the NIC)
+ *   BPOST    broadcast over shared memory, this PE as root: two lines (banks) for small ones,
+ *            each [0] the call it holds and up to 56 bytes of data; a third line, [0] the call
+ *            whose data the root's source holds (large ones)
  *   DISS     32 words: dissemination round k's count */
 #define SYMH_TEAM_CTRL_ARRIVE  (0 * SYMH_TEAM_LINE)
 #define SYMH_TEAM_CTRL_RELEASE (1 * SYMH_TEAM_LINE)
@@ -45,8 +49,9 @@
 #define SYMH_TEAM_CTRL_DONE    (3 * SYMH_TEAM_LINE)
 #define SYMH_TEAM_CTRL_BCAST   (4 * SYMH_TEAM_LINE)
 #define SYMH_TEAM_CTRL_VALUE   (5 * SYMH_TEAM_LINE)
-#define SYMH_TEAM_CTRL_DISS    (6 * SYMH_TEAM_LINE)
-#define SYMH_TEAM_CTRL_SIZE    (6 * SYMH_TEAM_LINE + 32 * 8)
+#define SYMH_TEAM_CTRL_BPOST   (6 * SYMH_TEAM_LINE)
+#define SYMH_TEAM_CTRL_DISS    (9 * SYMH_TEAM_LINE)
+#define SYMH_TEAM_CTRL_SIZE    (9 * SYMH_TEAM_LINE + 32 * 8)
 #define SYMH_TEAM_RECORD       64
 
 /* The agreement record of one PE: what it was asked (op, args), what it found (status), and for a
@@ -79,7 +84,8 @@ struct symh_team {
     uint64_t calls;      /* collective calls (what CTRL_POST carries) */
     uint64_t syncs;      /* syncs, the internal ones included */
     uint64_t bcasts_in;  /* NIC broadcasts this PE received (not being the root) */
-    uint64_t done_due;   /* broadcast: readers of this PE's source counted so far, as root */
+    uint64_t done_due;   /* broadcast as root of large ones: reads of its source so far */
+    uint64_t *root_uses; /* n_pes: small shared-memory broadcasts each member rooted so far */
     uint64_t chunks;     /* NIC reductions: chunks exchanged */
     uint64_t agreements; /* agreements (records bank = parity) */
 };
@@ -123,6 +129,10 @@ static inline char *symh_coll_team_peer_addr(const struct symh_team *t, int pe, 
  * after SYMH_HANG_TIMEOUT one line names `func`, the team's call and the PE waited for. */
 void symh_coll_team_wait(const struct symh_team *t, const uint64_t *word, uint64_t value,
                          const char *func, int waited_pe);
+/* Waits until one of the `n` words at `words` equals `value`; returns its index (hang line as
+ * symh_coll_team_wait). */
+int symh_coll_team_wait_equal(const struct symh_team *t, const uint64_t *words, int n,
+                              uint64_t value, const char *func, int waited_pe);
 /* Adds 1 to ctrl word `offset` of team PE `pe`'s slot: a CPU atomic when the team is all mapped,
  * else through the NIC (after symh_coll_team_order, for data sent before). */
 int symh_coll_team_signal(const struct symh_team *t, int pe, size_t offset);
