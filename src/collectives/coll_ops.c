@@ -195,20 +195,27 @@ static struct symh_team *symh_coll_begin(const symh_coll_desc_t *d, symh_team_t 
 {
     struct symh_team *t = symh_coll_team_check(d->func, team);
 
-    if (t == NULL) {
-        *status = symh_last_error();
+    if (t == NULL || (*status = symh_coll_team_claim(t, d->func)) != SYMH_OK) {
+        if (t == NULL)
+            *status = symh_last_error();
         return NULL;
     }
-    if (symh_unlikely(symh_coll_check_on)) {
+    if (symh_unlikely(symh_coll_check_on))
         *status = symh_coll_agree_args(t, d, local, args);
-        if (*status != SYMH_OK)
-            return NULL;
-    } else if (local != SYMH_OK) {
+    else
         *status = local;
+    if (*status != SYMH_OK || count == 0) {
+        symh_coll_team_release(t);
         return NULL;
     }
-    *status = SYMH_OK;
-    return count == 0 ? NULL : t;
+    return t;
+}
+
+/* The end of a team collective that symh_coll_begin let through. */
+static int symh_coll_end(struct symh_team *t, int status)
+{
+    symh_coll_team_release(t);
+    return symh_status_set(status);
 }
 
 /* Counts the call; on a team of one PE does it (dest = source) and returns 1. */
@@ -346,10 +353,10 @@ static int symh_coll_broadcast(const symh_coll_desc_t *d, symh_team_t team, void
     if (t == NULL)
         return symh_status_set(status);
     if (symh_coll_alone(t, dest, source, bytes))
-        return symh_status_set(SYMH_OK);
+        return symh_coll_end(t, SYMH_OK);
     status = t->all_mapped ? symh_coll_bcast_shm(t, dest, source, bytes, root, d->func)
                            : symh_coll_bcast_nic(t, dest, source, bytes, root, d->func);
-    return symh_status_set(status);
+    return symh_coll_end(t, status);
 }
 
 /* ---- collect, fcollect ----------------------------------------------------------------------- */
@@ -386,7 +393,7 @@ static int symh_coll_fcollect(const symh_coll_desc_t *d, symh_team_t team, void 
         return symh_status_set(status);
     t->calls++;
     status = symh_coll_push_all(t, dest, (size_t)t->my_pe * bytes, source, bytes, d->func);
-    return symh_status_set(status);
+    return symh_coll_end(t, status);
 }
 
 static int symh_coll_collect(const symh_coll_desc_t *d, symh_team_t team, void *dest,
@@ -444,7 +451,7 @@ static int symh_coll_collect(const symh_coll_desc_t *d, symh_team_t team, void *
         if (local != SYMH_OK)
             status = local;
     }
-    return symh_status_set(status);
+    return symh_coll_end(t, status);
 }
 
 /* ---- alltoall, alltoalls ------------------------------------------------------------------- */
@@ -490,7 +497,7 @@ static int symh_coll_alltoalls(const symh_coll_desc_t *d, symh_team_t team, void
     }
     if (status == SYMH_OK)
         status = symh_coll_team_sync(t, d->func);
-    return symh_status_set(status);
+    return symh_coll_end(t, status);
 }
 
 /* ---- reductions --------------------------------------------------------------------------------
@@ -592,10 +599,10 @@ static int symh_coll_reduce(const symh_coll_desc_t *d, symh_team_t team, void *d
     if (t == NULL)
         return symh_status_set(status);
     if (symh_coll_alone(t, dest, source, bytes))
-        return symh_status_set(SYMH_OK);
+        return symh_coll_end(t, SYMH_OK);
     status = t->all_mapped ? symh_coll_reduce_shm(t, d, dest, source, nreduce)
                            : symh_coll_reduce_nic(t, d, dest, source, nreduce);
-    return symh_status_set(status);
+    return symh_coll_end(t, status);
 }
 
 void symh_coll_ops_configure(void)

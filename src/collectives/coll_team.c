@@ -342,6 +342,27 @@ struct symh_team *symh_coll_team_check(const char *func, symh_team_t team)
     return NULL;
 }
 
+int symh_coll_team_claim(struct symh_team *t, const char *func)
+{
+    uint32_t idle = 0;
+
+    if (symh_likely(symh_boot_info.thread_level != SYMH_THREAD_MULTIPLE))
+        return SYMH_OK;
+    if (__atomic_compare_exchange_n(&t->busy, &idle, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        return SYMH_OK;
+    symh_error("%s: called on PE %d while another thread of this PE is in a collective on the same "
+               "team: collective calls on one team must not overlap (OpenSHMEM 1.5, threads); "
+               "nothing done",
+               func, symh_boot_info.my_pe);
+    return symh_status_set(SYMH_ERR_MISMATCH);
+}
+
+void symh_coll_team_release(struct symh_team *t)
+{
+    if (symh_boot_info.thread_level == SYMH_THREAD_MULTIPLE)
+        __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+}
+
 /* ---- waits and signals ---------------------------------------------------------------------- */
 
 /* The hang line of a team wait (once per wait). */
@@ -638,7 +659,11 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
     }
     mine.flags = (uint64_t)member_all_mapped;
 
-    status = symh_coll_team_exchange(parent, &mine, &all, func);
+    status = symh_coll_team_claim(parent, func);
+    if (status == SYMH_OK) {
+        status = symh_coll_team_exchange(parent, &mine, &all, func);
+        symh_coll_team_release(parent);
+    }
     if (status != SYMH_OK) {
         free(pes);
         return symh_status_set(status);
@@ -890,6 +915,8 @@ void symh_team_destroy(symh_team_t team)
         symh_status_set(SYMH_ERR_INVALID_ARG);
         return;
     }
+    if (symh_coll_team_claim(t, "symh_team_destroy") != SYMH_OK)
+        return;
     /* No member frees the slot while a peer may still signal into it: after the sync nobody
      * writes to it (every signal a member sends in a sync is one its partner waits for). */
     symh_status_set(symh_coll_team_sync(t, "symh_team_destroy"));
@@ -899,6 +926,7 @@ void symh_team_destroy(symh_team_t team)
 int symh_team_sync(symh_team_t team)
 {
     struct symh_team *t = symh_coll_team_check(__func__, team);
+    int status;
 
     if (t == NULL)
         return symh_last_error();
@@ -906,6 +934,10 @@ int symh_team_sync(symh_team_t team)
         symh_sync_all();
         return symh_last_error();
     }
+    if (symh_coll_team_claim(t, "symh_team_sync") != SYMH_OK)
+        return symh_last_error();
     t->calls++;
-    return symh_status_set(symh_coll_team_sync(t, "symh_team_sync"));
+    status = symh_coll_team_sync(t, "symh_team_sync");
+    symh_coll_team_release(t);
+    return symh_status_set(status);
 }

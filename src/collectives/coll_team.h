@@ -70,6 +70,7 @@ _Static_assert(sizeof(symh_team_record_t) == SYMH_TEAM_RECORD, "a record is one 
 
 struct symh_team {
     uint32_t live; /* SYMH_TEAM_LIVE while the team exists */
+    uint32_t busy; /* SYMH_THREAD_MULTIPLE: a thread of this PE is in a collective on it */
     int slot;      /* its slot in every member's internal area */
     int my_pe;     /* this PE's number in the team */
     int n_pes;
@@ -113,6 +114,13 @@ size_t symh_coll_team_area_size(int n_pes);
 struct symh_team *symh_coll_team_get(symh_team_t team);
 /* The same with one line naming `func` and SYMH_ERR_INVALID_ARG recorded when it is NULL. */
 struct symh_team *symh_coll_team_check(const char *func, symh_team_t team);
+
+/* Claims the team for this thread's collective call: under SYMH_THREAD_MULTIPLE a second thread
+ * of this PE calling a collective on a team while another is in one gets SYMH_ERR_MISMATCH and one
+ * line naming `func` (OpenSHMEM: collectives on one team must not overlap); SYMH_OK otherwise,
+ * paired with one symh_coll_team_release. */
+int symh_coll_team_claim(struct symh_team *t, const char *func);
+void symh_coll_team_release(struct symh_team *t);
 
 /* The scratch of a team's slot here, and its size (the same for every team). */
 char *symh_coll_team_scratch(const struct symh_team *t);
