@@ -22,11 +22,14 @@ typedef struct {
 
 #define SYMH_TEAM_INVALID ((symh_team_t)0)
 
-/* The predefined teams' objects (valid between symh_init and symh_finalize); use the macros. */
-SYMH_API extern struct symh_team symh_team_world_object;
-SYMH_API extern struct symh_team symh_team_shared_object;
-#define SYMH_TEAM_WORLD  (&symh_team_world_object)
-#define SYMH_TEAM_SHARED (&symh_team_shared_object)
+/* What the predefined handles point at: fixed-size markers, not the teams themselves, so the
+ * library's team object can change without changing its ABI (an executable that takes their
+ * address gets a copy of each). Valid as handles between symh_init and symh_finalize; use the
+ * macros, which are address constants (usable in static initializers). */
+SYMH_API extern unsigned char symh_team_world_handle[8];
+SYMH_API extern unsigned char symh_team_shared_handle[8];
+#define SYMH_TEAM_WORLD  ((symh_team_t)(void *)symh_team_world_handle)
+#define SYMH_TEAM_SHARED ((symh_team_t)(void *)symh_team_shared_handle)
 
 /* Local. This PE's number in `team` and the team's size: -1 for SYMH_TEAM_INVALID, a destroyed
  * team, or before init. */

@@ -40,8 +40,9 @@
 #define SYMH_TEAM_OP_SPLIT_2D_X    2
 #define SYMH_TEAM_OP_SPLIT_2D_Y    3
 
-struct symh_team symh_team_world_object;
-struct symh_team symh_team_shared_object;
+unsigned char symh_team_world_handle[8];
+unsigned char symh_team_shared_handle[8];
+static struct symh_team symh_team_world_object, symh_team_shared_object;
 
 static struct {
     int up;
@@ -155,7 +156,36 @@ static void symh_team_slot_clear(int slot)
 }
 
 /* Fills in a team of the `n` world PEs `pes` (taken over) on `slot`. */
-static int symh_team_setup(struct symh_team *t, int slot, int *pes, int n, int all_mapped,
+/* The node steps of a team over the NIC whose members map their node-mates (`paths` bit 1 on
+ * every member): the members of this PE's node (group, ascending), the lowest of each node
+ * (leaders, ascending) and this PE's rank among them. Left off (hier 0) when no node holds two
+ * members. */
+static int symh_team_setup_nodes(struct symh_team *t)
+{
+    const int *node = symh_boot_info.node_of_pe;
+    int i, j, mine = node[symh_boot_info.my_pe];
+
+    t->group = malloc((size_t)t->n_pes * sizeof(int));
+    t->leaders = malloc((size_t)t->n_pes * sizeof(int));
+    if (t->group == NULL || t->leaders == NULL)
+        return SYMH_ERR_NO_MEMORY;
+    t->my_leader_rank = -1;
+    for (i = 0; i < t->n_pes; ++i) {
+        for (j = 0; j < i && node[t->pes[j]] != node[t->pes[i]]; ++j)
+            ;
+        if (j == i) {
+            if (i == t->my_pe)
+                t->my_leader_rank = t->n_leaders;
+            t->leaders[t->n_leaders++] = i;
+        }
+        if (node[t->pes[i]] == mine)
+            t->group[t->group_n++] = i;
+    }
+    t->hier = t->n_leaders < t->n_pes;
+    return SYMH_OK;
+}
+
+static int symh_team_setup(struct symh_team *t, int slot, int *pes, int n, int paths,
                            const symh_team_config_t *config)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -189,7 +219,15 @@ static int symh_team_setup(struct symh_team *t, int slot, int *pes, int n, int a
         if (i > 0 && pes[i] - pes[i - 1] != t->stride)
             t->stride = 0; /* not strided: translation searches pes */
     }
-    t->all_mapped = all_mapped;
+    t->all_mapped = paths & 1;
+    if (!t->all_mapped && (paths & 2) && symh_team_setup_nodes(t) != SYMH_OK) {
+        free(t->group);
+        free(t->leaders);
+        free(t->peers);
+        free(t->root_uses);
+        free(pes);
+        return SYMH_ERR_NO_MEMORY;
+    }
     t->spin = cpus > 0 && symh_boot_info.local_n_pes <= cpus ? SYMH_TEAM_SPIN_OWN : 0;
     if (config != NULL)
         t->config = *config;
@@ -206,9 +244,13 @@ static void symh_team_teardown(struct symh_team *t)
     free(t->pes);
     free(t->peers);
     free(t->root_uses);
+    free(t->group);
+    free(t->leaders);
     t->pes = NULL;
     t->peers = NULL;
     t->root_uses = NULL;
+    t->group = NULL;
+    t->leaders = NULL;
 }
 
 static int symh_team_mapped(int pe)
@@ -216,12 +258,28 @@ static int symh_team_mapped(int pe)
     return pe == symh_boot_info.my_pe || symh_tl_rma.peer_base[pe] != NULL;
 }
 
+/* The paths bits this PE sees for a team of the `n` world PEs `pes`: 1 = it maps every member,
+ * 2 = it maps every member on its node. */
+static int symh_team_paths(const int *pes, int n)
+{
+    int i, all = 1, node = 1, mine = symh_boot_info.node_of_pe[symh_boot_info.my_pe];
+
+    for (i = 0; i < n; ++i) {
+        if (symh_team_mapped(pes[i]))
+            continue;
+        all = 0;
+        if (symh_boot_info.node_of_pe[pes[i]] == mine)
+            node = 0;
+    }
+    return all | node << 1;
+}
+
 int symh_coll_team_init(void)
 {
     int n = symh_boot_info.n_pes, me = symh_boot_info.my_pe, i, k, status = SYMH_OK;
     int *world = malloc((size_t)n * sizeof(int)), *shared = malloc((size_t)n * sizeof(int));
     size_t need;
-    int64_t agree[6];
+    int64_t agree[7];
 
     memset(&symh_teams, 0, sizeof(symh_teams));
     symh_teams.teams_max = symh_team_max_config();
@@ -243,13 +301,14 @@ int symh_coll_team_init(void)
     agree[0] = agree[1] = symh_teams.teams_max;
     agree[2] = agree[3] = (int64_t)symh_teams.scratch;
     agree[4] = status == SYMH_OK ? 1 : 0;
-    agree[5] = 1;
-    for (i = 0; i < n; ++i)
-        if (!symh_team_mapped(i))
-            agree[5] = 0;
+    for (i = 0; i < n && world != NULL; ++i)
+        world[i] = i;
+    k = world != NULL ? symh_team_paths(world, n) : 0;
+    agree[5] = k & 1;
+    agree[6] = k >> 1 & 1;
     agree[1] = -agree[1];
     agree[3] = -agree[3];
-    if (symh_boot->allreduce(agree, 6, SYMH_BOOT_REDUCE_MIN) != SYMH_OK && status == SYMH_OK)
+    if (symh_boot->allreduce(agree, 7, SYMH_BOOT_REDUCE_MIN) != SYMH_OK && status == SYMH_OK)
         status = SYMH_ERR_BOOTSTRAP;
     if (status == SYMH_OK && agree[4] == 0)
         status = SYMH_ERR_NO_MEMORY; /* another PE failed and said so */
@@ -269,13 +328,11 @@ int symh_coll_team_init(void)
     }
     symh_teams.area = symh_tl_window.base + symh_team_area_offset(n);
     memset(symh_teams.area, 0, (size_t)symh_teams.teams_max * symh_teams.slot_size);
-    for (i = 0, k = 0; i < n; ++i) {
-        world[i] = i;
+    for (i = 0, k = 0; i < n; ++i)
         if (symh_team_mapped(i))
             shared[k++] = i;
-    }
-    status = symh_team_setup(&symh_team_world_object, SYMH_TEAM_SLOT_WORLD, world, n, (int)agree[5],
-                             NULL);
+    status = symh_team_setup(&symh_team_world_object, SYMH_TEAM_SLOT_WORLD, world, n,
+                             (int)(agree[5] | agree[6] << 1), NULL);
     if (status == SYMH_OK)
         status =
             symh_team_setup(&symh_team_shared_object, SYMH_TEAM_SLOT_SHARED, shared, k, 1, NULL);
@@ -290,7 +347,10 @@ int symh_coll_team_init(void)
     symh_teams.up = 1;
     symh_debug("teams: %d slots of %zu bytes (scratch %zu); world %s, shared team of %d PE(s)",
                symh_teams.teams_max, symh_teams.slot_size, symh_teams.scratch,
-               agree[5] ? "over shared memory" : "over the NIC", k);
+               agree[5]                      ? "over shared memory"
+               : symh_team_world_object.hier ? "over shared memory, then the NIC between nodes"
+                                             : "over the NIC",
+               k);
     return SYMH_OK;
 }
 
@@ -314,8 +374,10 @@ struct symh_team *symh_coll_team_get(symh_team_t team)
     struct symh_team *t = team;
     uintptr_t off;
 
-    if (t == SYMH_TEAM_WORLD || t == SYMH_TEAM_SHARED)
+    if (team == SYMH_TEAM_WORLD || team == SYMH_TEAM_SHARED) {
+        t = team == SYMH_TEAM_WORLD ? &symh_team_world_object : &symh_team_shared_object;
         return __atomic_load_n(&t->live, __ATOMIC_ACQUIRE) == SYMH_TEAM_LIVE ? t : NULL;
+    }
     if (t == NULL || symh_teams.pool == NULL)
         return NULL;
     off = (uintptr_t)t - (uintptr_t)symh_teams.pool;
@@ -467,26 +529,57 @@ static void symh_team_sync_shm(struct symh_team *t, const char *func)
                         func, 0);
 }
 
-/* Dissemination: in round k a member signals team PE (me + 2^k) mod n and waits for the signal of
- * (me - 2^k) mod n; each round's word has one writer and counts its syncs. The quiet first makes
- * this PE's puts complete at their targets before any member can leave. */
+/* Dissemination over `l` of the team's PEs (team numbers `who`, NULL: all, rank `r` of this PE
+ * among them): in round k a PE signals rank (r + 2^k) mod l and waits for the signal of rank
+ * (r - 2^k) mod l; each round's word has one writer and counts the syncs, e. */
+static int symh_team_dissemination(struct symh_team *t, const int *who, int l, int r, uint64_t e,
+                                   const char *func)
+{
+    int k, status = SYMH_OK;
+    long dist;
+
+    for (k = 0, dist = 1; status == SYMH_OK && dist < l; ++k, dist <<= 1) {
+        int to = (int)((r + dist) % l), from = (int)((r - dist % l + l) % l);
+        size_t word = SYMH_TEAM_CTRL_DISS + (size_t)k * 8;
+
+        status = symh_coll_team_signal(t, who != NULL ? who[to] : to, word);
+        if (status == SYMH_OK)
+            symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + word), e, func,
+                                who != NULL ? who[from] : from);
+    }
+    return status;
+}
+
+/* Over the NIC. The quiet first makes this PE's puts complete at their targets before any member
+ * can leave. Flat: a dissemination over every member. With node steps: each member adds 1 to its
+ * node leader's arrival count (a CPU atomic), the leaders run the dissemination among themselves
+ * and then release their node's members (CPU stores): one NIC round trip per round between nodes
+ * only. */
 static int symh_team_sync_nic(struct symh_team *t, const char *func)
 {
     uint64_t e = ++t->syncs;
-    int n = t->n_pes, me = t->my_pe, k, status;
-    long dist;
+    int status, i;
 
     status = symh_tl_nic_quiet();
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    for (k = 0, dist = 1; status == SYMH_OK && dist < n; ++k, dist <<= 1) {
-        int to = (int)((me + dist) % n), from = (int)((me - dist % n + n) % n);
-
-        status = symh_coll_team_signal(t, to, SYMH_TEAM_CTRL_DISS + (size_t)k * 8);
-        if (status == SYMH_OK)
-            symh_coll_team_wait(
-                t, (const uint64_t *)(const void *)(t->mine + SYMH_TEAM_CTRL_DISS + (size_t)k * 8),
-                e, func, from);
+    if (!t->hier)
+        return status != SYMH_OK ? status
+                                 : symh_team_dissemination(t, NULL, t->n_pes, t->my_pe, e, func);
+    if (t->my_leader_rank < 0) {
+        __atomic_add_fetch((uint64_t *)(void *)(t->peers[t->group[0]] + SYMH_TEAM_CTRL_ARRIVE), 1,
+                           __ATOMIC_ACQ_REL);
+        symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + SYMH_TEAM_CTRL_RELEASE),
+                            e, func, t->group[0]);
+        return status;
     }
+    symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + SYMH_TEAM_CTRL_ARRIVE),
+                        e * (uint64_t)(t->group_n - 1), func, t->group[t->group_n - 1]);
+    if (status == SYMH_OK)
+        status = symh_team_dissemination(t, t->leaders, t->n_leaders, t->my_leader_rank, e, func);
+    /* Released even after a failure, so no member of the node waits for ever. */
+    for (i = 1; i < t->group_n; ++i)
+        __atomic_store_n((uint64_t *)(void *)(t->peers[t->group[i]] + SYMH_TEAM_CTRL_RELEASE), e,
+                         __ATOMIC_RELEASE);
     return status;
 }
 
@@ -628,7 +721,7 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
     symh_team_record_t mine, ref;
     const symh_team_record_t *all;
     int n = parent->n_pes, me = parent->my_pe, pe, k, slot = -1, status, i, bad = -1, bad_arg = -1;
-    int *pes = NULL, member_all_mapped = 1;
+    int *pes = NULL, member_paths = 3;
     uint64_t used = 0;
     char list[256];
     size_t len = 0;
@@ -650,14 +743,12 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
                        symh_boot_info.my_pe);
             mine.status = SYMH_ERR_NO_MEMORY;
         } else {
-            for (k = 0; k < ask->size; ++k) {
+            for (k = 0; k < ask->size; ++k)
                 pes[k] = parent->pes[symh_team_ask_member(ask, k)];
-                if (!symh_team_mapped(pes[k]))
-                    member_all_mapped = 0;
-            }
+            member_paths = symh_team_paths(pes, ask->size);
         }
     }
-    mine.flags = (uint64_t)member_all_mapped;
+    mine.flags = (uint64_t)member_paths;
 
     status = symh_coll_team_claim(parent, func);
     if (status == SYMH_OK) {
@@ -716,7 +807,7 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
      * fails every PE). */
     for (pe = 0; pe < n; ++pe) {
         uint64_t team_used = 0;
-        int team_mapped = 1, j, pstart = (int)(all[pe].args[3] >> 32),
+        int team_paths = 3, j, pstart = (int)(all[pe].args[3] >> 32),
             pstride = (int)(uint32_t)all[pe].args[3], psize = (int)all[pe].args[4], s;
 
         if (psize == 0)
@@ -725,7 +816,7 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
             const symh_team_record_t *r = &all[pstart + j * pstride];
 
             team_used |= r->used_slots;
-            team_mapped &= (int)(r->flags & 1);
+            team_paths &= (int)(r->flags & 3);
         }
         for (s = 2; s < symh_teams.teams_max && ((team_used >> s) & 1); ++s)
             ;
@@ -740,14 +831,14 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
         }
         if (pe == me) {
             slot = s;
-            member_all_mapped = team_mapped;
+            member_paths = team_paths;
             used = team_used;
         }
     }
     (void)used;
     if (ask->size == 0)
         return symh_status_set(SYMH_OK); /* left out: SYMH_TEAM_INVALID */
-    status = symh_team_setup(&symh_teams.pool[slot], slot, pes, ask->size, member_all_mapped,
+    status = symh_team_setup(&symh_teams.pool[slot], slot, pes, ask->size, member_paths,
                              (ask->mask & SYMH_TEAM_NUM_CONTEXTS) ? ask->config : NULL);
     if (status != SYMH_OK) {
         /* Only the peers array can fail here; the others have the team: nothing consistent can
@@ -909,9 +1000,9 @@ void symh_team_destroy(symh_team_t team)
 
     if (t == NULL)
         return;
-    if (t == SYMH_TEAM_WORLD || t == SYMH_TEAM_SHARED) {
+    if (t == &symh_team_world_object || t == &symh_team_shared_object) {
         symh_error("symh_team_destroy: %s is predefined and cannot be destroyed; nothing done",
-                   t == SYMH_TEAM_WORLD ? "SYMH_TEAM_WORLD" : "SYMH_TEAM_SHARED");
+                   t == &symh_team_world_object ? "SYMH_TEAM_WORLD" : "SYMH_TEAM_SHARED");
         symh_status_set(SYMH_ERR_INVALID_ARG);
         return;
     }
@@ -930,7 +1021,7 @@ int symh_team_sync(symh_team_t team)
 
     if (t == NULL)
         return symh_last_error();
-    if (t == SYMH_TEAM_WORLD) {
+    if (t == &symh_team_world_object) {
         symh_sync_all();
         return symh_last_error();
     }

@@ -61,7 +61,8 @@ typedef struct {
     int32_t status;
     uint64_t args[5];
     uint64_t used_slots; /* a split: bit s set when slot s is live here */
-    uint64_t flags;      /* a split: bit 0 = this PE maps every member of its new team */
+    uint64_t flags; /* a split: bit 0 = this PE maps every member of its new team, bit 1 every
+                     * member on its node */
 } symh_team_record_t;
 
 _Static_assert(sizeof(symh_team_record_t) == SYMH_TEAM_RECORD, "a record is one line");
@@ -77,6 +78,10 @@ struct symh_team {
     int start, stride; /* world PE of team PE i: start + i * stride when stride > 0 */
     int *pes;          /* n_pes world PEs, in team order (ascending) */
     int all_mapped;    /* every member is load/store mapped here (see the top of this file) */
+    /* Over the NIC with node steps (hier): this PE's node's members and the lowest member of each
+     * node, as team numbers, ascending; this PE's rank among those (-1: not one). */
+    int hier, group_n, n_leaders, my_leader_rank;
+    int *group, *leaders;
     unsigned spin;     /* pauses before a wait yields */
     symh_team_config_t config;
     char *mine;   /* this PE's slot */
