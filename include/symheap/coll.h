@@ -50,7 +50,8 @@ SYMH_RMA_TYPES(SYMH_COLL_DECLARE)
 
 /* ---- reductions ------------------------------------------------------------------------------
  * symh_TYPENAME_OP_reduce: dest[k] = source[k] of team PE 0 OP ... OP source[k] of the last PE,
- * for k < nreduce, on every member; combined in team order, so every member gets the same bits.
+ * for k < nreduce, on every member; every member gets the same bits (one order of combining for
+ * all: team order, or node by node on a team across nodes).
  * dest and source may be the same object (in place) but must not overlap otherwise. The types of
  * each operation are OpenSHMEM 1.5's (the lists below). */
 

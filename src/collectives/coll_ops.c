@@ -330,6 +330,40 @@ static int symh_coll_bcast_nic(struct symh_team *t, char *dest, const char *sour
     return status;
 }
 
+/* With node steps: the root stores into its node's dests and puts into the dest of the leader of
+ * every other node, then signals each; those leaders store into their node's dests; then a sync. */
+static int symh_coll_bcast_hier(struct symh_team *t, char *dest, const char *source, size_t bytes,
+                                int root, const char *func)
+{
+    const int *node = symh_boot_info.node_of_pe;
+    int root_node = node[t->pes[root]], status = SYMH_OK, i, l;
+
+    if (t->my_pe == root) {
+        if (dest != source)
+            memmove(dest, source, bytes);
+        for (l = 0; l < t->n_leaders && status == SYMH_OK; ++l)
+            if (node[t->pes[t->leaders[l]]] != root_node)
+                status = symh_coll_team_put(t, t->leaders[l], dest, dest, bytes);
+        if (status == SYMH_OK)
+            status = symh_coll_team_order(t);
+        for (l = 0; l < t->n_leaders && status == SYMH_OK; ++l)
+            if (node[t->pes[t->leaders[l]]] != root_node)
+                status = symh_coll_team_signal(t, t->leaders[l], SYMH_TEAM_CTRL_BCAST);
+    } else if (t->my_leader_rank >= 0 && node[t->pes[t->my_pe]] != root_node) {
+        t->bcasts_in++;
+        symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + SYMH_TEAM_CTRL_BCAST),
+                            t->bcasts_in, func, root);
+    }
+    if ((t->my_pe == root || (t->my_leader_rank >= 0 && node[t->pes[t->my_pe]] != root_node)))
+        for (i = 0; i < t->group_n; ++i)
+            if (t->group[i] != t->my_pe)
+                memcpy(symh_coll_team_peer_addr(t, t->group[i], dest), dest, bytes);
+    /* Every member's dest is written before its node's arrival in the sync. */
+    if (status == SYMH_OK)
+        status = symh_coll_team_sync(t, func);
+    return status;
+}
+
 static int symh_coll_broadcast(const symh_coll_desc_t *d, symh_team_t team, void *dest,
                                const void *source, size_t nelems, int root)
 {
@@ -354,8 +388,12 @@ static int symh_coll_broadcast(const symh_coll_desc_t *d, symh_team_t team, void
         return symh_status_set(status);
     if (symh_coll_alone(t, dest, source, bytes))
         return symh_coll_end(t, SYMH_OK);
-    status = t->all_mapped ? symh_coll_bcast_shm(t, dest, source, bytes, root, d->func)
-                           : symh_coll_bcast_nic(t, dest, source, bytes, root, d->func);
+    if (t->all_mapped)
+        status = symh_coll_bcast_shm(t, dest, source, bytes, root, d->func);
+    else if (t->hier)
+        status = symh_coll_bcast_hier(t, dest, source, bytes, root, d->func);
+    else
+        status = symh_coll_bcast_nic(t, dest, source, bytes, root, d->func);
     return symh_coll_end(t, status);
 }
 
@@ -575,6 +613,54 @@ static int symh_coll_reduce_nic(struct symh_team *t, const symh_coll_desc_t *d, 
     return status;
 }
 
+/* With node steps: after a sync (every source ready), each node leader combines its node's sources
+ * in team order chunk by chunk into its block of its scratch, exchanges the blocks with the other
+ * leaders as symh_coll_reduce_nic does among all members, combines them in node order and stores
+ * the result into its node's dests; the others only wait in the closing sync. */
+static int symh_coll_reduce_hier(struct symh_team *t, const symh_coll_desc_t *d, char *dest,
+                                 const char *source, size_t nreduce)
+{
+    size_t es = d->elem, half = symh_coll_team_scratch_size() / 2, off;
+    size_t block = half / (size_t)t->n_leaders / es;
+    int l, g, status = symh_coll_team_sync(t, d->func), me = t->my_leader_rank;
+
+    if (block > SYMH_COLL_TMP_BYTES / es * 4)
+        block = SYMH_COLL_TMP_BYTES / es * 4;
+    for (off = 0; me >= 0 && off < nreduce && status == SYMH_OK; off += block) {
+        size_t cnt = nreduce - off < block ? nreduce - off : block, bytes = cnt * es;
+        char *bank = symh_coll_team_scratch(t) + (size_t)(t->chunks & 1) * half;
+        char *mine = bank + (size_t)me * block * es, *out = dest + off * es;
+
+        memcpy(mine, symh_coll_team_peer_addr(t, t->group[0], source + off * es), bytes);
+        for (g = 1; g < t->group_n; ++g)
+            d->combine(mine, symh_coll_team_peer_addr(t, t->group[g], source + off * es), cnt);
+        for (l = 0; l < t->n_leaders && status == SYMH_OK; ++l)
+            if (l != me)
+                status = symh_coll_team_put(t, t->leaders[l], mine, mine, bytes);
+        if (status == SYMH_OK)
+            status = symh_coll_team_order(t);
+        for (l = 0; l < t->n_leaders && status == SYMH_OK; ++l)
+            if (l != me)
+                status = symh_coll_team_signal(t, t->leaders[l], symh_coll_team_from_offset(me));
+        t->chunks++;
+        for (l = 0; l < t->n_leaders && status == SYMH_OK; ++l)
+            if (l != me)
+                symh_coll_team_wait(t, symh_coll_team_from(t, l), t->chunks, d->func,
+                                    t->leaders[l]);
+        if (status != SYMH_OK)
+            break;
+        memcpy(out, bank, bytes);
+        for (l = 1; l < t->n_leaders; ++l)
+            d->combine(out, bank + (size_t)l * block * es, cnt);
+        for (g = 0; g < t->group_n; ++g)
+            if (t->group[g] != t->my_pe)
+                memcpy(symh_coll_team_peer_addr(t, t->group[g], out), out, bytes);
+    }
+    /* Closed even after a failure, so no member of the node waits for ever. */
+    l = symh_coll_team_sync(t, d->func);
+    return status != SYMH_OK ? status : l;
+}
+
 static int symh_coll_reduce(const symh_coll_desc_t *d, symh_team_t team, void *dest,
                             const void *source, size_t nreduce)
 {
@@ -600,8 +686,12 @@ static int symh_coll_reduce(const symh_coll_desc_t *d, symh_team_t team, void *d
         return symh_status_set(status);
     if (symh_coll_alone(t, dest, source, bytes))
         return symh_coll_end(t, SYMH_OK);
-    status = t->all_mapped ? symh_coll_reduce_shm(t, d, dest, source, nreduce)
-                           : symh_coll_reduce_nic(t, d, dest, source, nreduce);
+    if (t->all_mapped)
+        status = symh_coll_reduce_shm(t, d, dest, source, nreduce);
+    else if (t->hier)
+        status = symh_coll_reduce_hier(t, d, dest, source, nreduce);
+    else
+        status = symh_coll_reduce_nic(t, d, dest, source, nreduce);
     return symh_coll_end(t, status);
 }
 
