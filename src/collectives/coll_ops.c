@@ -108,7 +108,7 @@ static int symh_coll_agree_args(struct symh_team *t, const symh_coll_desc_t *d, 
 {
     static const char *const arg_names[5] = { "PE_root", "nelems", "dst", "sst", "team" };
     symh_team_record_t mine;
-    const symh_team_record_t *all;
+    const symh_team_record_t *all = NULL;
     int pe, i, bad = -1, bad_arg = -1, status;
     char name0[64], name[64], list[320];
     size_t len = 0;

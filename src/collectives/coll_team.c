@@ -719,7 +719,7 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
                            symh_team_t *out, const char *func)
 {
     symh_team_record_t mine, ref;
-    const symh_team_record_t *all;
+    const symh_team_record_t *all = NULL;
     int n = parent->n_pes, me = parent->my_pe, pe, k, slot = -1, status, i, bad = -1, bad_arg = -1;
     int *pes = NULL, member_paths = 3;
     uint64_t used = 0;
