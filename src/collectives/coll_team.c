@@ -447,8 +447,7 @@ void symh_coll_team_wait(const struct symh_team *t, const uint64_t *word, uint64
         return;
     symh_wait_start(&w, t->spin);
     while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < value) {
-        if (!t->all_mapped)
-            symh_tl_nic_progress();
+        symh_tl_nic_progress(); /* peers elsewhere may need this PE's progress meanwhile */
         if (symh_unlikely(symh_wait_step(&w)))
             symh_team_wait_hang(t, &w, func, waited_pe);
     }
@@ -465,8 +464,7 @@ int symh_coll_team_wait_equal(const struct symh_team *t, const uint64_t *words, 
         for (i = 0; i < n; ++i)
             if (__atomic_load_n(&words[i], __ATOMIC_ACQUIRE) == value)
                 return i;
-        if (!t->all_mapped)
-            symh_tl_nic_progress();
+        symh_tl_nic_progress(); /* peers elsewhere may need this PE's progress meanwhile */
         if (symh_unlikely(symh_wait_step(&w)))
             symh_team_wait_hang(t, &w, func, waited_pe);
     }
