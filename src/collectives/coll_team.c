@@ -697,6 +697,7 @@ typedef struct {
     uint64_t common[3]; /* compared between every PE: see symh_team_split */
     const symh_team_config_t *config;
     long mask;
+    char why[256]; /* this PE's local failure, logged only by the lowest failing PE of the parent */
 } symh_team_ask_t;
 
 static const char *const symh_team_common_names[3][3] = {
@@ -718,6 +719,7 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
 {
     symh_team_record_t mine, ref;
     const symh_team_record_t *all = NULL;
+    const char *why = ask->why;
     int n = parent->n_pes, me = parent->my_pe, pe, k, slot = -1, status, i, bad = -1, bad_arg = -1;
     int *pes = NULL, member_paths = 3;
     uint64_t used = 0;
@@ -734,12 +736,15 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
     mine.args[3] = (uint64_t)(uint32_t)ask->start << 32 | (uint32_t)ask->stride;
     mine.args[4] = (uint64_t)(uint32_t)ask->size;
     mine.used_slots = symh_teams.used;
+    char nomem[96];
+
     if (local == SYMH_OK && ask->size > 0) {
         pes = malloc((size_t)ask->size * sizeof(int));
         if (pes == NULL) {
-            symh_error("%s: cannot allocate a team of %d PEs on PE %d", func, ask->size,
-                       symh_boot_info.my_pe);
+            snprintf(nomem, sizeof(nomem), "%s: cannot allocate a team of %d PEs on PE %d", func,
+                     ask->size, symh_boot_info.my_pe);
             mine.status = SYMH_ERR_NO_MEMORY;
+            why = nomem;
         } else {
             for (k = 0; k < ask->size; ++k)
                 pes[k] = parent->pes[symh_team_ask_member(ask, k)];
@@ -793,9 +798,9 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
                 symh_error("%s: the PEs of the parent team are in different splits (world PE(s) "
                            "%s differ from team PE 0); no team made",
                            func, list);
-        } else if (me == 0 || bad == me) {
-            symh_error("%s: team PE %d (world PE %d) failed: %s; no team made on any PE", func, bad,
-                       parent->pes[bad], symh_status_string(all[bad].status));
+        } else if (bad == me) {
+            /* One line for the job: the lowest failing PE's own reason. */
+            symh_error("%s; no team made on any PE of the parent", why);
         }
         free(pes);
         return symh_status_set(status);
@@ -849,14 +854,16 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
     return symh_status_set(SYMH_OK);
 }
 
-/* The local checks of a split's config: SYMH_OK or the status (logged). */
-static int symh_team_check_config_arg(const char *func, const symh_team_config_t *config, long mask)
+/* The local checks of a split's config: SYMH_OK or the status (the reason in why). */
+static int symh_team_check_config_arg(const char *func, const symh_team_config_t *config, long mask,
+                                      char *why, size_t why_len)
 {
     if ((mask & ~SYMH_TEAM_NUM_CONTEXTS) != 0 || (mask != 0 && config == NULL) ||
         ((mask & SYMH_TEAM_NUM_CONTEXTS) && config->num_contexts < 0)) {
-        symh_error("%s: config_mask %#lx with config %p: the mask may only hold "
-                   "SYMH_TEAM_NUM_CONTEXTS, needs a config, and num_contexts must be >= 0",
-                   func, (unsigned long)mask, (const void *)config);
+        snprintf(why, why_len,
+                 "%s: config_mask %#lx with config %p: the mask may only hold "
+                 "SYMH_TEAM_NUM_CONTEXTS, needs a config, and num_contexts must be >= 0",
+                 func, (unsigned long)mask, (const void *)config);
         return SYMH_ERR_INVALID_ARG;
     }
     return SYMH_OK;
@@ -878,21 +885,23 @@ int symh_team_split_strided(symh_team_t parent_team, int start, int stride, int 
     parent = symh_coll_team_check(func, parent_team);
     if (parent == NULL)
         return symh_last_error();
+    memset(&ask, 0, sizeof(ask));
     if (new_team == NULL) {
-        symh_error("%s: new_team is NULL on PE %d", func, symh_boot_info.my_pe);
+        snprintf(ask.why, sizeof(ask.why), "%s: new_team is NULL on PE %d", func,
+                 symh_boot_info.my_pe);
         local = SYMH_ERR_INVALID_ARG;
     }
     if (local == SYMH_OK)
-        local = symh_team_check_config_arg(func, config, config_mask);
+        local = symh_team_check_config_arg(func, config, config_mask, ask.why, sizeof(ask.why));
     last = (long)start + (long)(size - 1) * (long)stride;
     if (local == SYMH_OK && (size < 1 || start < 0 || start >= parent->n_pes ||
                              (size > 1 && stride < 1) || last >= parent->n_pes)) {
-        symh_error("%s: start %d, stride %d, size %d do not fit the parent team of %d PEs "
-                   "(start and every member within it, size >= 1, stride >= 1 unless size is 1)",
-                   func, start, stride, size, parent->n_pes);
+        snprintf(ask.why, sizeof(ask.why),
+                 "%s: start %d, stride %d, size %d do not fit the parent team of %d PEs (start "
+                 "and every member within it, size >= 1, stride >= 1 unless size is 1)",
+                 func, start, stride, size, parent->n_pes);
         local = SYMH_ERR_INVALID_ARG;
     }
-    memset(&ask, 0, sizeof(ask));
     ask.op = SYMH_TEAM_OP_SPLIT_STRIDED;
     ask.common[0] = (uint64_t)(int64_t)start;
     ask.common[1] = (uint64_t)(int64_t)stride;
@@ -949,19 +958,22 @@ int symh_team_split_2d(symh_team_t parent_team, int xrange, const symh_team_conf
         return symh_last_error();
     n = parent->n_pes;
     me = parent->my_pe;
+    memset(&ask, 0, sizeof(ask));
     if (xaxis_team == NULL || yaxis_team == NULL || xrange < 1) {
-        symh_error("%s: xrange %d (must be >= 1), xaxis_team %p, yaxis_team %p (must not be NULL)",
-                   func, xrange, (void *)xaxis_team, (void *)yaxis_team);
+        snprintf(ask.why, sizeof(ask.why),
+                 "%s: xrange %d (must be >= 1), xaxis_team %p, yaxis_team %p (must not be NULL)",
+                 func, xrange, (void *)xaxis_team, (void *)yaxis_team);
         local = SYMH_ERR_INVALID_ARG;
     }
     if (local == SYMH_OK)
-        local = symh_team_check_config_arg(func, xaxis_config, xaxis_mask);
+        local =
+            symh_team_check_config_arg(func, xaxis_config, xaxis_mask, ask.why, sizeof(ask.why));
     if (local == SYMH_OK)
-        local = symh_team_check_config_arg(func, yaxis_config, yaxis_mask);
+        local =
+            symh_team_check_config_arg(func, yaxis_config, yaxis_mask, ask.why, sizeof(ask.why));
     cols = xrange > n ? n : xrange < 1 ? 1 : xrange;
 
     /* The row: consecutive parent PEs. */
-    memset(&ask, 0, sizeof(ask));
     symh_team_ask_axis(&ask, SYMH_TEAM_OP_SPLIT_2D_X, xrange, xaxis_config, xaxis_mask);
     if (local == SYMH_OK) {
         ask.start = me / cols * cols;
