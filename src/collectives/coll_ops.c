@@ -100,6 +100,23 @@ static void symh_coll_call_name(uint32_t op, char *buf, size_t len)
         snprintf(buf, len, "symh_%s_%s", tn, kn);
 }
 
+/* Argument i of a check record (4: the team, as its slot and size in args[4] and its first and
+ * last PE in flags). */
+static int symh_coll_arg_differs(const symh_team_record_t *a, const symh_team_record_t *b, int i)
+{
+    return a->args[i] != b->args[i] || (i == 4 && a->flags != b->flags);
+}
+
+static void symh_coll_arg_text(const symh_team_record_t *r, int i, char *buf, size_t len)
+{
+    if (i == 4)
+        snprintf(buf, len, "a team of %u PEs, world PEs %u to %u, slot %u",
+                 (unsigned)(uint32_t)r->args[4], (unsigned)(r->flags >> 32),
+                 (unsigned)(uint32_t)r->flags, (unsigned)(r->args[4] >> 32));
+    else
+        snprintf(buf, len, "%" PRId64, (int64_t)r->args[i]);
+}
+
 /* Collective over the team (SYMH_CHECK_COLLECTIVES=1): every member's call, arguments and local
  * status; SYMH_OK when all match and all are fine, else the same status on every member (one line
  * for the job, by team PE 0 or the PE that failed). */
@@ -118,15 +135,19 @@ static int symh_coll_agree_args(struct symh_team *t, const symh_coll_desc_t *d, 
     mine.status = local;
     for (i = 0; i < 4; ++i)
         mine.args[i] = args[i];
+    /* The team: its slot, size and first and last PE (a team of other PEs, or another team of the
+     * same PEs, differs in one of them). */
     mine.args[4] = (uint64_t)(uint32_t)t->slot << 32 | (uint32_t)t->n_pes;
-    status = symh_coll_team_exchange(t, &mine, &all, d->func);
+    mine.flags = (uint64_t)(uint32_t)t->pes[0] << 32 | (uint32_t)t->pes[t->n_pes - 1];
+    status = symh_coll_team_check_exchange(t, &mine, t->checked, d->func);
     if (status != SYMH_OK)
         return status;
+    all = t->checked;
     for (pe = 0; pe < t->n_pes && bad < 0; ++pe) {
         if (all[pe].status != SYMH_OK || all[pe].op != all[0].op)
             bad = pe;
         for (i = 0; i < 5 && bad < 0; ++i)
-            if (all[pe].args[i] != all[0].args[i]) {
+            if (symh_coll_arg_differs(&all[pe], &all[0], i)) {
                 bad = pe;
                 bad_arg = i;
             }
@@ -150,33 +171,36 @@ static int symh_coll_agree_args(struct symh_team *t, const symh_coll_desc_t *d, 
                 if (len < sizeof(list) - 48)
                     len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d in %s",
                                             shown++ ? ", " : "", t->pes[pe], name);
-            } else if (bad_arg >= 0 && all[pe].args[bad_arg] != all[0].args[bad_arg]) {
-                if (len < sizeof(list) - 32)
-                    len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d (%" PRId64 ")",
-                                            shown++ ? ", " : "", t->pes[pe],
-                                            (int64_t)all[pe].args[bad_arg]);
+            } else if (bad_arg >= 0 && symh_coll_arg_differs(&all[pe], &all[0], bad_arg)) {
+                symh_coll_arg_text(&all[pe], bad_arg, name, sizeof(name));
+                if (len < sizeof(list) - 48)
+                    len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d (%s)",
+                                            shown++ ? ", " : "", t->pes[pe], name);
             }
         }
         symh_coll_call_name(all[0].op, name0, sizeof(name0));
-        if (bad_arg < 0)
+        if (bad_arg < 0) {
             symh_error("%s: the members are in different collectives (SYMH_CHECK_COLLECTIVES): "
                        "team PE 0 (world PE %d) in %s, world PE(s) %s; nothing done",
                        d->func, t->pes[0], name0, list);
-        else
+        } else {
+            symh_coll_arg_text(&all[0], bad_arg, name0, sizeof(name0));
             symh_error("%s: the members passed different %s (SYMH_CHECK_COLLECTIVES): team PE 0 "
-                       "(world PE %d) %" PRId64 ", world PE(s) %s; nothing done",
-                       d->func, arg_names[bad_arg], t->pes[0], (int64_t)all[0].args[bad_arg], list);
+                       "(world PE %d) %s, world PE(s) %s; nothing done",
+                       d->func, arg_names[bad_arg], t->pes[0], name0, list);
+        }
     }
     return SYMH_ERR_MISMATCH;
 }
 
 /* Whether [addr, addr + bytes) is symmetric here; logs naming the function and argument. */
-static int symh_coll_check_buffer(const char *func, const char *arg, const void *addr, size_t bytes)
+static int symh_coll_check_buffer(const struct symh_team *t0, const char *func, const char *arg,
+                                  const void *addr, size_t bytes)
 {
     const symh_tl_rma_access_t access = { func, arg, 1, 1, 0 };
     char *mapped;
 
-    if (bytes == 0)
+    if (bytes == 0 || t0 == NULL) /* no team (or not initialized): symh_coll_begin says so */
         return SYMH_OK;
     if (addr == NULL) {
         symh_error("%s: %s is NULL", func, arg);
@@ -255,7 +279,11 @@ static int symh_coll_bcast_shm(struct symh_team *t, char *dest, const char *sour
     char *line, *data;
     int pe;
 
-    if (bytes > SYMH_COLL_BCAST_SMALL) {
+    size_t bank_size = symh_coll_team_scratch_size() / 2 < SYMH_COLL_BCAST_SMALL
+                           ? symh_coll_team_scratch_size() / 2
+                           : SYMH_COLL_BCAST_SMALL;
+
+    if (bytes > bank_size) {
         uint64_t *post = (uint64_t *)(void *)(bposts + 2 * SYMH_TEAM_LINE);
 
         if (t->my_pe == root) {
@@ -274,10 +302,10 @@ static int symh_coll_bcast_shm(struct symh_team *t, char *dest, const char *sour
     }
     k = t->root_uses[root]++;
     line = bposts + (size_t)(k & 1) * SYMH_TEAM_LINE;
-    data = bytes <= SYMH_COLL_BCAST_INLINE
-               ? line + 8
-               : t->peers[root] + (symh_coll_team_scratch(t) - t->mine) +
-                     (size_t)(k & 1) * SYMH_COLL_BCAST_SMALL;
+    data =
+        bytes <= SYMH_COLL_BCAST_INLINE
+            ? line + 8
+            : t->peers[root] + (symh_coll_team_scratch(t) - t->mine) + (size_t)(k & 1) * bank_size;
     if (t->my_pe == root) {
         for (pe = 0; k >= 2 && pe < t->n_pes; ++pe)
             if (pe != root)
@@ -380,9 +408,9 @@ static int symh_coll_broadcast(const symh_coll_desc_t *d, symh_team_t team, void
     if (local == SYMH_OK && nelems > SIZE_MAX / d->elem)
         local = SYMH_ERR_INVALID_ARG;
     if (local == SYMH_OK)
-        local = symh_coll_check_buffer(d->func, "dest", dest, bytes);
+        local = symh_coll_check_buffer(t0, d->func, "dest", dest, bytes);
     if (local == SYMH_OK && t0 != NULL && t0->my_pe == root)
-        local = symh_coll_check_buffer(d->func, "source", source, bytes);
+        local = symh_coll_check_buffer(t0, d->func, "source", source, bytes);
     t = symh_coll_begin(d, team, local, nelems, args, &status);
     if (t == NULL)
         return symh_status_set(status);
@@ -423,9 +451,9 @@ static int symh_coll_fcollect(const symh_coll_desc_t *d, symh_team_t team, void 
     if (nelems > SIZE_MAX / d->elem / (t0 != NULL ? (size_t)t0->n_pes : 1))
         local = SYMH_ERR_INVALID_ARG;
     if (local == SYMH_OK)
-        local = symh_coll_check_buffer(d->func, "source", source, bytes);
+        local = symh_coll_check_buffer(t0, d->func, "source", source, bytes);
     if (local == SYMH_OK && t0 != NULL)
-        local = symh_coll_check_buffer(d->func, "dest", dest, bytes * (size_t)t0->n_pes);
+        local = symh_coll_check_buffer(t0, d->func, "dest", dest, bytes * (size_t)t0->n_pes);
     t = symh_coll_begin(d, team, local, nelems, args, &status);
     if (t == NULL)
         return symh_status_set(status);
@@ -438,7 +466,7 @@ static int symh_coll_collect(const symh_coll_desc_t *d, symh_team_t team, void *
                              const void *source, size_t nelems)
 {
     const uint64_t args[4] = { 0, 0, 0, 0 }; /* counts may differ between members */
-    struct symh_team *t;
+    struct symh_team *t0 = symh_coll_team_get(team), *t;
     size_t bytes = nelems * d->elem, offset = 0, total = 0;
     int local = SYMH_OK, status = SYMH_OK, pe;
     uint64_t *value;
@@ -446,7 +474,7 @@ static int symh_coll_collect(const symh_coll_desc_t *d, symh_team_t team, void *
     if (nelems > SIZE_MAX / d->elem)
         local = SYMH_ERR_INVALID_ARG;
     if (local == SYMH_OK)
-        local = symh_coll_check_buffer(d->func, "source", source, bytes);
+        local = symh_coll_check_buffer(t0, d->func, "source", source, bytes);
     /* A member with nothing to give still takes part: only an invalid team ends the call. */
     t = symh_coll_begin(d, team, local, 1, args, &status);
     if (t == NULL)
@@ -484,7 +512,7 @@ static int symh_coll_collect(const symh_coll_desc_t *d, symh_team_t team, void *
     }
     if (status == SYMH_OK) {
         /* A dest too small here still takes part in the sync, sending nothing. */
-        local = symh_coll_check_buffer(d->func, "dest", dest, total);
+        local = symh_coll_check_buffer(t, d->func, "dest", dest, total);
         status = symh_coll_push_all(t, dest, offset, source, local == SYMH_OK ? bytes : 0, d->func);
         if (local != SYMH_OK)
             status = local;
@@ -510,10 +538,10 @@ static int symh_coll_alltoalls(const symh_coll_desc_t *d, symh_team_t team, void
     }
     if (local == SYMH_OK && nelems > 0) {
         span = ((n * nelems - 1) * (size_t)sst + 1) * es;
-        local = symh_coll_check_buffer(d->func, "source", source, span);
+        local = symh_coll_check_buffer(t0, d->func, "source", source, span);
         span = ((n * nelems - 1) * (size_t)dst + 1) * es;
         if (local == SYMH_OK)
-            local = symh_coll_check_buffer(d->func, "dest", dest, span);
+            local = symh_coll_check_buffer(t0, d->func, "dest", dest, span);
     }
     t = symh_coll_begin(d, team, local, nelems, args, &status);
     if (t == NULL)
@@ -666,15 +694,15 @@ static int symh_coll_reduce(const symh_coll_desc_t *d, symh_team_t team, void *d
 {
     const uint64_t args[4] = { 0, nreduce, 0, 0 };
     size_t bytes = nreduce * d->elem;
-    struct symh_team *t;
+    struct symh_team *t0 = symh_coll_team_get(team), *t;
     int local = SYMH_OK, status;
 
     if (nreduce > SIZE_MAX / d->elem)
         local = SYMH_ERR_INVALID_ARG;
     if (local == SYMH_OK)
-        local = symh_coll_check_buffer(d->func, "source", source, bytes);
+        local = symh_coll_check_buffer(t0, d->func, "source", source, bytes);
     if (local == SYMH_OK)
-        local = symh_coll_check_buffer(d->func, "dest", dest, bytes);
+        local = symh_coll_check_buffer(t0, d->func, "dest", dest, bytes);
     if (local == SYMH_OK && dest != source && nreduce > 0 &&
         (const char *)dest < (const char *)source + bytes &&
         (const char *)source < (const char *)dest + bytes) {

@@ -53,6 +53,9 @@ static struct {
     size_t records_off;
     size_t scratch_off;
     char *area;             /* this PE's first slot */
+    char *mail;             /* this PE's check mailbox, after the slots */
+    uint64_t *mail_sent;    /* n_pes: records this PE sent to each world PE's mailbox */
+    uint64_t *mail_got;     /* n_pes: records this PE took from each world PE */
     struct symh_team *pool; /* teams_max entries: the team of slot s (0 and 1 unused) */
     uint64_t used;          /* bit s: slot s is live here */
 } symh_teams;
@@ -77,6 +80,10 @@ static void symh_team_layout(int n_pes, size_t *from, size_t *records, size_t *s
         s = SYMH_TEAM_SCRATCH_MIN;
     if (s > SYMH_TEAM_SCRATCH_MAX)
         s = SYMH_TEAM_SCRATCH_MAX;
+    /* A NIC reduction splits half the scratch into one block per member: at least four of the
+     * widest elements (16 bytes) each. */
+    if (s < (size_t)n_pes * 128)
+        s = (size_t)n_pes * 128;
     s = symh_team_round_up(s, SYMH_TEAM_LINE);
     *from = SYMH_TEAM_CTRL_SIZE;
     *records = symh_team_round_up(*from + (size_t)n_pes * sizeof(uint64_t), SYMH_TEAM_LINE);
@@ -111,12 +118,23 @@ int symh_coll_team_check_config(char *msg, size_t msg_len)
     return SYMH_OK;
 }
 
+/* The check mailbox (SYMH_CHECK_COLLECTIVES) after the slots: per world PE that sends to this one,
+ * two record banks and a count line; then this PE's outgoing record line. */
+#define SYMH_TEAM_MAIL_PER_PE (3 * SYMH_TEAM_LINE)
+
+static size_t symh_team_mail_size(int n_pes)
+{
+    return symh_team_round_up((size_t)n_pes * SYMH_TEAM_MAIL_PER_PE + SYMH_TEAM_LINE,
+                              SYMH_TEAM_ALIGN);
+}
+
 size_t symh_coll_team_area_size(int n_pes)
 {
     size_t from, records, scratch_off, scratch, slot;
 
     symh_team_layout(n_pes, &from, &records, &scratch_off, &scratch, &slot);
-    return symh_team_area_offset(n_pes) + (size_t)symh_team_max_config() * slot;
+    return symh_team_area_offset(n_pes) + (size_t)symh_team_max_config() * slot +
+           symh_team_mail_size(n_pes);
 }
 
 size_t symh_coll_internal_size(void)
@@ -194,9 +212,11 @@ static int symh_team_setup(struct symh_team *t, int slot, int *pes, int n, int p
     memset(t, 0, sizeof(*t));
     t->peers = calloc((size_t)n, sizeof(*t->peers));
     t->root_uses = calloc((size_t)n, sizeof(*t->root_uses));
-    if (t->peers == NULL || t->root_uses == NULL) {
+    t->checked = calloc((size_t)n, sizeof(*t->checked));
+    if (t->peers == NULL || t->root_uses == NULL || t->checked == NULL) {
         free(t->peers);
         free(t->root_uses);
+        free(t->checked);
         free(pes);
         return SYMH_ERR_NO_MEMORY;
     }
@@ -225,6 +245,7 @@ static int symh_team_setup(struct symh_team *t, int slot, int *pes, int n, int p
         free(t->leaders);
         free(t->peers);
         free(t->root_uses);
+        free(t->checked);
         free(pes);
         return SYMH_ERR_NO_MEMORY;
     }
@@ -244,11 +265,13 @@ static void symh_team_teardown(struct symh_team *t)
     free(t->pes);
     free(t->peers);
     free(t->root_uses);
+    free(t->checked);
     free(t->group);
     free(t->leaders);
     t->pes = NULL;
     t->peers = NULL;
     t->root_uses = NULL;
+    t->checked = NULL;
     t->group = NULL;
     t->leaders = NULL;
 }
@@ -286,7 +309,10 @@ int symh_coll_team_init(void)
     symh_team_layout(n, &symh_teams.from_off, &symh_teams.records_off, &symh_teams.scratch_off,
                      &symh_teams.scratch, &symh_teams.slot_size);
     need = symh_coll_team_area_size(n);
-    if (world == NULL || shared == NULL ||
+    symh_teams.mail_sent = calloc((size_t)n, sizeof(uint64_t));
+    symh_teams.mail_got = calloc((size_t)n, sizeof(uint64_t));
+    if (world == NULL || shared == NULL || symh_teams.mail_sent == NULL ||
+        symh_teams.mail_got == NULL ||
         (symh_teams.pool = calloc((size_t)symh_teams.teams_max, sizeof(*symh_teams.pool))) ==
             NULL) {
         symh_error("symh_init: cannot allocate the team tables of %d PEs", n);
@@ -323,11 +349,15 @@ int symh_coll_team_init(void)
         free(world);
         free(shared);
         free(symh_teams.pool);
+        free(symh_teams.mail_sent);
+        free(symh_teams.mail_got);
         memset(&symh_teams, 0, sizeof(symh_teams));
         return status;
     }
     symh_teams.area = symh_tl_window.base + symh_team_area_offset(n);
-    memset(symh_teams.area, 0, (size_t)symh_teams.teams_max * symh_teams.slot_size);
+    memset(symh_teams.area, 0,
+           (size_t)symh_teams.teams_max * symh_teams.slot_size + symh_team_mail_size(n));
+    symh_teams.mail = symh_teams.area + (size_t)symh_teams.teams_max * symh_teams.slot_size;
     for (i = 0, k = 0; i < n; ++i)
         if (symh_team_mapped(i))
             shared[k++] = i;
@@ -366,6 +396,8 @@ void symh_coll_team_fini(void)
     if (symh_team_shared_object.live == SYMH_TEAM_LIVE)
         symh_team_teardown(&symh_team_shared_object);
     free(symh_teams.pool);
+    free(symh_teams.mail_sent);
+    free(symh_teams.mail_got);
     memset(&symh_teams, 0, sizeof(symh_teams));
 }
 
@@ -622,6 +654,54 @@ int symh_coll_team_exchange(struct symh_team *t, const symh_team_record_t *mine,
     return status;
 }
 
+/* SYMH_CHECK_COLLECTIVES: records go through each PE's mailbox, indexed by world PE, not through
+ * the team's slot, so that members that name different teams still meet (and see the difference)
+ * instead of waiting in different slots. Each ordered pair of PEs counts its records; a sender
+ * writes bank c & 1 of its c-th record to a receiver, then adds 1 to its count line there (a CPU
+ * atomic when mapped, else the NIC's: one path per word, whatever the team). Bank b is written
+ * again only after the receiver's record of the next exchange arrived, which it sends after it
+ * read this one. */
+int symh_coll_team_check_exchange(const struct symh_team *t, const symh_team_record_t *mine,
+                                  symh_team_record_t *all, const char *func)
+{
+    static const uint64_t one = 1;
+    char *out = symh_teams.mail + (size_t)symh_boot_info.n_pes * SYMH_TEAM_MAIL_PER_PE;
+    size_t from_me = (size_t)symh_boot_info.my_pe * SYMH_TEAM_MAIL_PER_PE;
+    int pe, status = SYMH_OK;
+
+    memcpy(out, mine, sizeof(*mine));
+    for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe) {
+        int w = t->pes[pe];
+        uint64_t c = symh_teams.mail_sent[w]++;
+        char *bank = symh_teams.mail + from_me + (size_t)(c & 1) * SYMH_TEAM_LINE;
+        char *count = symh_teams.mail + from_me + 2 * SYMH_TEAM_LINE;
+        char *base = w == symh_boot_info.my_pe ? symh_tl_window.base : symh_tl_rma.peer_base[w];
+
+        if (base != NULL) {
+            memcpy(base + (bank - symh_tl_window.base), out, sizeof(*mine));
+            __atomic_add_fetch((uint64_t *)(void *)(base + (count - symh_tl_window.base)), 1,
+                               __ATOMIC_RELEASE);
+            continue;
+        }
+        status = symh_tl_ops_of(w)->put(bank, out, sizeof(*mine), w);
+        if (status == SYMH_OK)
+            status = symh_tl_nic_fence();
+        if (status == SYMH_OK)
+            status = symh_tl_rma.amo_ops->amo(SYMH_TL_AMO_ADD, count, sizeof(uint64_t), &one, NULL,
+                                              NULL, w);
+    }
+    for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe) {
+        int w = t->pes[pe];
+        uint64_t c = symh_teams.mail_got[w]++;
+        char *box = symh_teams.mail + (size_t)w * SYMH_TEAM_MAIL_PER_PE;
+
+        symh_coll_team_wait(t, (const uint64_t *)(const void *)(box + 2 * SYMH_TEAM_LINE), c + 1,
+                            func, pe);
+        memcpy(&all[pe], box + (size_t)(c & 1) * SYMH_TEAM_LINE, sizeof(all[pe]));
+    }
+    return status;
+}
+
 /* ---- queries ------------------------------------------------------------------------------ */
 
 int symh_team_my_pe(symh_team_t team)
@@ -798,7 +878,7 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
                 symh_error("%s: the PEs of the parent team are in different splits (world PE(s) "
                            "%s differ from team PE 0); no team made",
                            func, list);
-        } else if (bad == me) {
+        } else if (all[bad].status != SYMH_OK && bad == me) {
             /* One line for the job: the lowest failing PE's own reason. */
             symh_error("%s; no team made on any PE of the parent", why);
         }

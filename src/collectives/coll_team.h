@@ -61,8 +61,8 @@ typedef struct {
     int32_t status;
     uint64_t args[5];
     uint64_t used_slots; /* a split: bit s set when slot s is live here */
-    uint64_t flags; /* a split: bit 0 = this PE maps every member of its new team, bit 1 every
-                     * member on its node */
+    uint64_t flags;      /* a split: bit 0 = this PE maps every member of its new team, bit 1 every
+                          * member on its node */
 } symh_team_record_t;
 
 _Static_assert(sizeof(symh_team_record_t) == SYMH_TEAM_RECORD, "a record is one line");
@@ -82,7 +82,7 @@ struct symh_team {
      * node, as team numbers, ascending; this PE's rank among those (-1: not one). */
     int hier, group_n, n_leaders, my_leader_rank;
     int *group, *leaders;
-    unsigned spin;     /* pauses before a wait yields */
+    unsigned spin; /* pauses before a wait yields */
     symh_team_config_t config;
     char *mine;   /* this PE's slot */
     char **peers; /* n_pes: each member's slot as mapped here, NULL where not mapped */
@@ -92,8 +92,9 @@ struct symh_team {
     uint64_t bcasts_in;  /* NIC broadcasts this PE received (not being the root) */
     uint64_t done_due;   /* broadcast as root of large ones: reads of its source so far */
     uint64_t *root_uses; /* n_pes: small shared-memory broadcasts each member rooted so far */
-    uint64_t chunks;     /* NIC reductions: chunks exchanged */
-    uint64_t agreements; /* agreements (records bank = parity) */
+    symh_team_record_t *checked; /* n_pes: SYMH_CHECK_COLLECTIVES's records of one call */
+    uint64_t chunks;             /* NIC reductions: chunks exchanged */
+    uint64_t agreements;         /* agreements (records bank = parity) */
 };
 
 /* Collective over the world (after symh_coll_barrier_init): the slots, the world and shared teams.
@@ -167,6 +168,12 @@ int symh_coll_team_sync(struct symh_team *t, const char *func);
  * agreement but one. */
 int symh_coll_team_exchange(struct symh_team *t, const symh_team_record_t *mine,
                             const symh_team_record_t **all, const char *func);
+
+/* The same for SYMH_CHECK_COLLECTIVES, through every PE's check mailbox instead of the team's slot
+ * (members that name different teams meet there too): the n_pes records, in team order, are
+ * copied into all. */
+int symh_coll_team_check_exchange(const struct symh_team *t, const symh_team_record_t *mine,
+                                  symh_team_record_t *all, const char *func);
 
 static inline char *symh_coll_team_peer_addr(const struct symh_team *t, int pe, const void *addr)
 {
