@@ -83,6 +83,11 @@ void symh_coll_leave(void)
         __atomic_store_n(&symh_coll_busy, SYMH_COLL_OP_NONE, __ATOMIC_RELEASE);
 }
 
+int symh_coll_thread_multiple(void)
+{
+    return symh_boot_info.thread_level == SYMH_THREAD_MULTIPLE;
+}
+
 symh_coll_op_t symh_coll_busy_op(void)
 {
     return (symh_coll_op_t)__atomic_load_n(&symh_coll_busy, __ATOMIC_ACQUIRE);
@@ -195,7 +200,7 @@ static void symh_coll_judge(int n, int nargs, symh_coll_verdict_t *v)
 
 int symh_coll_agree(symh_coll_agree_t *mine, int nargs, symh_coll_verdict_t *verdict)
 {
-    int status = symh_coll_barrier_run(mine->op, mine, symh_coll_slots);
+    int agreed, status = symh_coll_barrier_agree(mine, nargs, symh_coll_slots, &agreed);
 
     if (status == SYMH_ERR_MISMATCH) { /* another kind of call somewhere: already reported */
         *verdict = (symh_coll_verdict_t){ SYMH_COLL_OP_DIFFERS, -1, -1, 0, mine->op, 0 };
@@ -203,6 +208,10 @@ int symh_coll_agree(symh_coll_agree_t *mine, int nargs, symh_coll_verdict_t *ver
     }
     if (status != SYMH_OK)
         return status;
+    if (agreed) { /* the barrier's folded words: what the judge would say, with no payload read */
+        *verdict = (symh_coll_verdict_t){ .kind = SYMH_COLL_AGREED, .pe = -1, .arg = -1 };
+        return SYMH_OK;
+    }
     symh_coll_judge(symh_boot_info.n_pes, nargs, verdict);
     return SYMH_OK;
 }

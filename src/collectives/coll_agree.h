@@ -98,6 +98,9 @@ void symh_coll_leave(void);
         return symh_coll_result_;               \
     } while (0)
 
+/* Whether threads of this PE may call into the library at once (SYMH_THREAD_MULTIPLE). */
+int symh_coll_thread_multiple(void);
+
 /* The call a thread of this PE is in (SYMH_COLL_OP_NONE: none, or not SYMH_THREAD_MULTIPLE). */
 symh_coll_op_t symh_coll_busy_op(void);
 

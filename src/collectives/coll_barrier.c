@@ -7,8 +7,10 @@
  *   line 2k + p, k < SYMH_COLL_BARRIER_MAX_ROUNDS, p in {0, 1}
  *                                  dissemination flag of round k for the barriers of epoch parity
  *                                  p: (epoch << 8) | class mask, written by PE (me - 2^k) mod n
- *   line 2 MAX_ROUNDS              central arrival counter (used on PE 0 only)
+ *   line 2 MAX_ROUNDS              central arrival counter (word 0) and the agreement's folded
+ *                                  words (words 1-6; used on PE 0 only)
  *   line 2 MAX_ROUNDS + 1          central release flag: the arrival counter at the last release
+ *                                  (word 0), and the folded verdict of that release (word 1)
  *   line 2 MAX_ROUNDS + 2 + p      this PE's header (sequence number, operation) and agreement
  *                                  payload of the calls whose epoch has parity p (written by this
  *                                  PE only)
@@ -42,6 +44,23 @@
  * the difference of two release values is always in (0, 2^64)), so nothing is reset. The arrival
  * RMWs form one release sequence, so the last arriver's acquire sees every PE's stores before
  * the barrier, and its release passes them on.
+ *
+ * The folded agreement (central variant only): an agreement whose payload compares at most
+ * three words (a header word of sequence, operation and a "judge me" flag, the arguments, the
+ * result: symh_malloc, symh_free, the symmetric registration's) also ORs each word w and its
+ * complement ~w into PE 0's arrival line, next to the counter, before its arrival add (relaxed
+ * ORs: the add releases them). All PEs have the same word iff no bit is set in both ORs. (A job
+ * of two PEs stores the words side by side instead, with plain stores, and they are compared
+ * directly: a locked OR costs a few ns, and at 2 PEs a barrier costs well under 100 ns.) So the
+ * last PE to arrive, which holds that line already, knows exactly whether every PE agrees
+ * without reading any payload; it clears the ORs and stores that verdict next to every PE's
+ * release flag, in the line each waiter already polls. When it says "agreed", no PE reads
+ * another's slot: the agreement costs the barrier's own line transfers plus a few stores or ORs
+ * on a line this PE holds anyway. Anything else (a PE that failed, an agreement of more words, a
+ * call out of step) reads every PE's slot and runs the full judge, as do the dissemination and
+ * bootstrap paths. The slots are written in every case, for that judge, the hang report and the
+ * out-of-step line; since no peer reads them on the folded path, the writes stay in this PE's
+ * cache.
  *
  * Why a payload slot cannot be overwritten while a peer still reads it: PE a writes slot e & 1
  * before barrier e and every PE reads it after barrier e. The next write of that slot is before
@@ -81,6 +100,15 @@
 #define SYMH_COLL_BARRIER_SIZE        SYMH_COLL_BARRIER_SLOT_OFF(2)
 /* The class mask of a dissemination flag: its low 8 bits. */
 #define SYMH_COLL_BARRIER_MASK_BITS 8
+/* The folded agreement: words 1..FOLD of the arrival line OR the words, words FOLD+1..2 FOLD
+ * their complements; word 1 of the release line carries the verdict. */
+#define SYMH_COLL_BARRIER_FOLD 3
+/* Jobs up to this size store their folded words side by side (words 1 + FOLD pe ..) instead of
+ * ORing them: plain stores, compared directly by the last arriver. */
+#define SYMH_COLL_BARRIER_FOLD_SIDE_BY_SIDE 2
+/* A flag in the low byte of the folded header word: this PE failed locally, or its payload has
+ * more words than are folded; either way the full judge must decide. */
+#define SYMH_COLL_BARRIER_FOLD_JUDGE 1u
 
 /* Polls before yielding: when every PE has a core, a partner usually arrives within a few
  * hundred pauses; when PEs outnumber cores, the partner needs our core, so yield at once
@@ -94,6 +122,12 @@ _Static_assert(offsetof(symh_coll_agree_t, seq) == 0 && offsetof(symh_coll_agree
                    offsetof(symh_coll_agree_t, status) == 12,
                "the header (seq, op) leads the payload: the body is copied from `status` on");
 _Static_assert(SYMH_COLL_CLASSES <= SYMH_COLL_BARRIER_MASK_BITS, "a class mask fits a flag");
+_Static_assert((1 + 2 * SYMH_COLL_BARRIER_FOLD) * sizeof(uint64_t) <= SYMH_COLL_BARRIER_LINE &&
+                   (1 + SYMH_COLL_BARRIER_FOLD * SYMH_COLL_BARRIER_FOLD_SIDE_BY_SIDE) *
+                           sizeof(uint64_t) <=
+                       SYMH_COLL_BARRIER_LINE,
+               "the counter and the folded words share the arrival line");
+_Static_assert(SYMH_COLL_OP_COUNT <= 256, "an operation fits a byte of the folded header word");
 
 static struct {
     int up;
@@ -319,18 +353,94 @@ static uint64_t symh_coll_barrier_dissemination(uint64_t epoch, uint32_t op)
     return mask;
 }
 
-static uint64_t symh_coll_barrier_central(uint64_t epoch, uint32_t op)
+/* The classes present in a central barrier whose release moved the counter by `diff`. */
+static uint64_t symh_coll_barrier_classes(uint64_t diff)
+{
+    unsigned w_bits = symh_cb.digit_bits, c;
+    uint64_t digit = ((uint64_t)1 << w_bits) - 1, mask = 0;
+
+    for (c = 0; c < SYMH_COLL_CLASSES; ++c)
+        if ((diff >> (w_bits * (c + 1))) & digit)
+            mask |= 1u << c;
+    return mask;
+}
+
+/* The last arriver's verdict on the folded words (see the top of the file), read off PE 0's
+ * arrival line, which its add just brought here. Two PEs store their words side by side and
+ * are compared directly; more PEs OR them, and the ORs are cleared for the next agreement, which
+ * no PE can start before the release that follows. */
+static uint64_t symh_coll_barrier_fold_verdict(uint64_t *arrive)
+{
+    uint64_t clash = 0, header = 0;
+    int j, pe;
+
+    if (symh_cb.n_pes <= SYMH_COLL_BARRIER_FOLD_SIDE_BY_SIDE) {
+        for (pe = 0; pe < symh_cb.n_pes; ++pe) {
+            const uint64_t *words = &arrive[1 + SYMH_COLL_BARRIER_FOLD * pe];
+
+            header |= __atomic_load_n(&words[0], __ATOMIC_RELAXED);
+            for (j = 0; pe > 0 && j < SYMH_COLL_BARRIER_FOLD; ++j)
+                clash |= __atomic_load_n(&words[j], __ATOMIC_RELAXED) ^
+                         __atomic_load_n(&arrive[1 + j], __ATOMIC_RELAXED);
+        }
+    } else {
+        header = __atomic_load_n(&arrive[1], __ATOMIC_RELAXED);
+        for (j = 0; j < SYMH_COLL_BARRIER_FOLD; ++j) {
+            clash |= __atomic_load_n(&arrive[1 + j], __ATOMIC_RELAXED) &
+                     __atomic_load_n(&arrive[1 + SYMH_COLL_BARRIER_FOLD + j], __ATOMIC_RELAXED);
+            __atomic_store_n(&arrive[1 + j], 0, __ATOMIC_RELAXED);
+            __atomic_store_n(&arrive[1 + SYMH_COLL_BARRIER_FOLD + j], 0, __ATOMIC_RELAXED);
+        }
+    }
+    /* Every word equal everywhere, and no header word asks for the judge. */
+    return clash == 0 && (header & SYMH_COLL_BARRIER_FOLD_JUDGE) == 0;
+}
+
+/* `fold`: NULL, or the SYMH_COLL_BARRIER_FOLD words of this PE's agreement; then `*agreed` is set
+ * to the folded verdict (1: every PE has the same words and none failed). */
+static uint64_t symh_coll_barrier_central(uint64_t epoch, uint32_t op, const uint64_t *fold,
+                                          int *agreed)
 {
     uint64_t *arrive = (uint64_t *)(void *)(symh_cb.bases[0] + SYMH_COLL_BARRIER_ARRIVE_OFF);
     uint64_t *release = (uint64_t *)(void *)(symh_cb.mine + SYMH_COLL_BARRIER_RELEASE_OFF);
-    unsigned w_bits = symh_cb.digit_bits, c;
-    uint64_t digit = ((uint64_t)1 << w_bits) - 1, was = symh_cb.released, now, diff, mask = 0;
+    unsigned w_bits = symh_cb.digit_bits;
+    uint64_t digit = ((uint64_t)1 << w_bits) - 1, was = symh_cb.released, now, mask, verdict;
     uint64_t add = 1 + ((uint64_t)1 << (w_bits * (symh_coll_op_class(op) + 1)));
     symh_wait_t w;
-    int pe;
+    int pe, j;
 
+    if (fold != NULL && symh_cb.n_pes <= SYMH_COLL_BARRIER_FOLD_SIDE_BY_SIDE) {
+        /* Plain stores into this PE's own words: no locked instruction but the add. */
+        for (j = 0; j < SYMH_COLL_BARRIER_FOLD; ++j)
+            __atomic_store_n(&arrive[1 + SYMH_COLL_BARRIER_FOLD * symh_boot_info.my_pe + j],
+                             fold[j], __ATOMIC_RELAXED);
+    } else if (fold != NULL) {
+        /* Relaxed: the arrival add below releases them, and the last arriver's add acquires
+         * every earlier add (one release sequence). ORing 0 changes nothing, so it is skipped
+         * (a zero argument or result costs one OR, not two). */
+        for (j = 0; j < SYMH_COLL_BARRIER_FOLD; ++j) {
+            if (fold[j] != 0)
+                __atomic_fetch_or(&arrive[1 + j], fold[j], __ATOMIC_RELAXED);
+            if (~fold[j] != 0)
+                __atomic_fetch_or(&arrive[1 + SYMH_COLL_BARRIER_FOLD + j], ~fold[j],
+                                  __ATOMIC_RELAXED);
+        }
+    }
     now = __atomic_add_fetch(arrive, add, __ATOMIC_ACQ_REL);
     if (((now - was) & digit) == (uint64_t)symh_cb.n_pes) {
+        /* The agreements' digit only, so that a plain barrier releases at once. */
+        uint64_t agreeing = ((now - was) >> (w_bits * (SYMH_COLL_CLASS_AGREE + 1))) & digit;
+
+        verdict = 0;
+        if (agreeing != 0) {
+            /* Every agreement folded its words: judge and clear them, and tell every PE (a
+             * barrier that is not all agreements is out of step: the caller reports it). */
+            verdict = symh_coll_barrier_fold_verdict(arrive) && agreeing == (uint64_t)symh_cb.n_pes;
+            for (pe = 0; pe < symh_cb.n_pes; ++pe)
+                __atomic_store_n(
+                    (uint64_t *)(void *)(symh_cb.bases[pe] + SYMH_COLL_BARRIER_RELEASE_OFF) + 1,
+                    verdict, __ATOMIC_RELAXED);
+        }
         for (pe = 0; pe < symh_cb.n_pes; ++pe)
             __atomic_store_n(
                 (uint64_t *)(void *)(symh_cb.bases[pe] + SYMH_COLL_BARRIER_RELEASE_OFF), now,
@@ -340,12 +450,14 @@ static uint64_t symh_coll_barrier_central(uint64_t epoch, uint32_t op)
         while ((now = __atomic_load_n(release, __ATOMIC_ACQUIRE)) == was)
             if (symh_unlikely(symh_wait_step(&w)))
                 symh_coll_barrier_hang(epoch, op, symh_wait_seconds(&w), NULL);
+        /* Written by the last arriver before the release just acquired; read only when this
+         * release is an agreement's (it is not written otherwise). */
+        verdict = fold != NULL ? __atomic_load_n(release + 1, __ATOMIC_RELAXED) : 0;
     }
+    mask = symh_coll_barrier_classes(now - was);
     symh_cb.released = now;
-    diff = now - was;
-    for (c = 0; c < SYMH_COLL_CLASSES; ++c)
-        if ((diff >> (w_bits * (c + 1))) & digit)
-            mask |= 1u << c;
+    if (agreed != NULL)
+        *agreed = fold != NULL && verdict == 1;
     return mask;
 }
 
@@ -378,11 +490,38 @@ static int symh_coll_barrier_boot(const symh_coll_agree_t *header, symh_coll_agr
     return SYMH_ERR_MISMATCH;
 }
 
-int symh_coll_barrier_run(uint32_t op, symh_coll_agree_t *mine, symh_coll_agree_t *all)
+/* The folded words of an agreement (see the top of the file): the header word (sequence,
+ * operation, flags), then the first `nargs` arguments and the result, zeroes after them. A PE that
+ * failed here, or whose payload has more words, folds only a header word that asks for the judge;
+ * every agreement folds one, so the last arriver never judges a subset of the PEs. */
+static void symh_coll_barrier_fold_words(const symh_coll_agree_t *mine, int nargs, uint64_t epoch,
+                                         uint32_t op, uint64_t fold[SYMH_COLL_BARRIER_FOLD])
 {
-    uint64_t epoch = ++symh_cb.epoch, mask;
+    uint64_t flags = 0;
+    int j, k = 1;
+
+    memset(fold, 0, SYMH_COLL_BARRIER_FOLD * sizeof(*fold));
+    if (mine == NULL || nargs < 0 || nargs + 2 > SYMH_COLL_BARRIER_FOLD ||
+        mine->status != SYMH_OK) {
+        flags = SYMH_COLL_BARRIER_FOLD_JUDGE;
+    } else {
+        for (j = 0; j < nargs; ++j)
+            fold[k++] = mine->args[j];
+        fold[k] = mine->result;
+    }
+    /* The sequence modulo 2^48: on this path every call is one barrier of every PE, so the
+     * sequences are equal anyway; the operation is below 256 (a static assertion). */
+    fold[0] = epoch << 16 | (uint64_t)op << 8 | flags;
+}
+
+/* The barrier of call `op` with the payload `mine` (or none); `nargs` >= 0: an agreement that may
+ * be decided by its folded words, and then `*agreed` is 1 and `all` is not filled in. */
+static int symh_coll_barrier_exchange(uint32_t op, symh_coll_agree_t *mine, int nargs,
+                                      symh_coll_agree_t *all, int *agreed)
+{
+    uint64_t epoch = ++symh_cb.epoch, mask, fold[SYMH_COLL_BARRIER_FOLD];
     symh_coll_agree_t header = { .seq = epoch, .op = op }, *slot;
-    int pe;
+    int pe, folded = 0;
 
     if (mine != NULL) {
         mine->seq = epoch;
@@ -396,10 +535,18 @@ int symh_coll_barrier_run(uint32_t op, symh_coll_agree_t *mine, symh_coll_agree_
         memcpy(&slot->status, &mine->status, sizeof(*mine) - offsetof(symh_coll_agree_t, status));
     __atomic_store_n(&slot->op, op, __ATOMIC_RELAXED);
     __atomic_store_n(&slot->seq, epoch, __ATOMIC_RELAXED);
-    mask = symh_cb.central ? symh_coll_barrier_central(epoch, op)
-                           : symh_coll_barrier_dissemination(epoch, op);
+    if (symh_cb.central) {
+        if (symh_coll_op_class(op) == SYMH_COLL_CLASS_AGREE)
+            symh_coll_barrier_fold_words(nargs >= 0 ? mine : NULL, nargs, epoch, op, fold);
+        mask = symh_coll_barrier_central(
+            epoch, op, symh_coll_op_class(op) == SYMH_COLL_CLASS_AGREE ? fold : NULL, &folded);
+    } else {
+        mask = symh_coll_barrier_dissemination(epoch, op);
+    }
     if (symh_likely(mask == 1u << symh_coll_op_class(op))) {
-        for (pe = 0; all != NULL && pe < symh_cb.n_pes; ++pe)
+        if (agreed != NULL)
+            *agreed = folded;
+        for (pe = 0; !folded && all != NULL && pe < symh_cb.n_pes; ++pe)
             memcpy(&all[pe], symh_coll_barrier_slot(pe, epoch), sizeof(*all));
         return SYMH_OK;
     }
@@ -411,6 +558,17 @@ int symh_coll_barrier_run(uint32_t op, symh_coll_agree_t *mine, symh_coll_agree_
         symh_coll_report_out_of_step(symh_cb.gathered, symh_cb.n_pes);
     }
     return SYMH_ERR_MISMATCH;
+}
+
+int symh_coll_barrier_run(uint32_t op, symh_coll_agree_t *mine, symh_coll_agree_t *all)
+{
+    return symh_coll_barrier_exchange(op, mine, -1, all, NULL);
+}
+
+int symh_coll_barrier_agree(symh_coll_agree_t *mine, int nargs, symh_coll_agree_t *all, int *agreed)
+{
+    *agreed = 0;
+    return symh_coll_barrier_exchange(mine->op, mine, nargs, all, agreed);
 }
 
 void symh_barrier_all(void)

@@ -30,6 +30,15 @@ int symh_coll_barrier_uses_shm(void);
  * every PE's call); a bootstrap error when the exchange failed. */
 int symh_coll_barrier_run(uint32_t op, symh_coll_agree_t *mine, symh_coll_agree_t *all);
 
+/* Collective: symh_coll_barrier_run for the agreement `mine` (its `op` set) whose judge compares
+ * the first `nargs` arguments. On the central shared-memory barrier a payload of at most three
+ * words (header, arguments, result) is also folded into the barrier's own lines: when every PE
+ * has the same words and none failed, `*agreed` is 1 and `all` is left as it was (the judge would
+ * say SYMH_COLL_AGREED, and no PE read another's payload). Otherwise `*agreed` is 0 and `all` is
+ * filled in as by symh_coll_barrier_run, for the judge. */
+int symh_coll_barrier_agree(symh_coll_agree_t *mine, int nargs, symh_coll_agree_t *all,
+                            int *agreed);
+
 /* Logs the one line of calls out of step from every PE's header (`all`, n entries). */
 void symh_coll_report_out_of_step(const symh_coll_agree_t *all, int n);
 

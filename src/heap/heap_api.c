@@ -32,6 +32,23 @@ static const char *const symh_heap_arg_names[SYMH_COLL_OP_COUNT][SYMH_COLL_AGREE
 static symh_heap_alloc_t *symh_heap_allocator;
 static pthread_mutex_t symh_heap_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The allocator's lock, taken only when threads of this PE may call into the library at once
+ * (SYMH_THREAD_MULTIPLE: a symh_heap_stats beside a symh_malloc). Below that level the program
+ * serializes its calls (OpenSHMEM's thread levels; the collective calls' thread guard is skipped
+ * there for the same reason), and an uncontended lock and unlock would cost about as much as
+ * the allocation itself, three times per malloc + free pair. The level is fixed at init. */
+static void symh_heap_lock_take(void)
+{
+    if (symh_coll_thread_multiple())
+        pthread_mutex_lock(&symh_heap_lock);
+}
+
+static void symh_heap_lock_give(void)
+{
+    if (symh_coll_thread_multiple())
+        pthread_mutex_unlock(&symh_heap_lock);
+}
+
 /* One collective call in progress: its payload, and why it failed here (logged only if this PE
  * is the one the verdict names, so that a misuse prints one line, not one per PE). */
 typedef struct {
@@ -143,10 +160,11 @@ static void symh_heap_local_alloc(symh_heap_call_t *call, size_t size, size_t al
     size_t offset;
     int status;
 
-    pthread_mutex_lock(&symh_heap_lock);
+    symh_heap_lock_take();
     status = symh_heap_alloc_alloc(symh_heap_allocator, size, alignment, &offset);
-    symh_heap_alloc_stats(symh_heap_allocator, &stats);
-    pthread_mutex_unlock(&symh_heap_lock);
+    if (status != SYMH_OK) /* for the message only: the largest free block is a walk */
+        symh_heap_alloc_stats(symh_heap_allocator, &stats);
+    symh_heap_lock_give();
     if (status == SYMH_OK) {
         call->payload.result = offset;
         return;
@@ -165,9 +183,9 @@ static void symh_heap_local_alloc(symh_heap_call_t *call, size_t size, size_t al
 
 static void symh_heap_local_free(size_t offset)
 {
-    pthread_mutex_lock(&symh_heap_lock);
+    symh_heap_lock_take();
     symh_heap_alloc_free(symh_heap_allocator, offset);
-    pthread_mutex_unlock(&symh_heap_lock);
+    symh_heap_lock_give();
 }
 
 /* Agreement for the calls that allocate: keep the block, or give it back. */
@@ -200,9 +218,9 @@ static int symh_heap_local_lookup(symh_heap_call_t *call, const void *ptr, size_
                             (void *)(symh_heap_window.heap + symh_heap_window.heap_size));
         return SYMH_ERR_NOT_REGISTERED;
     }
-    pthread_mutex_lock(&symh_heap_lock);
+    symh_heap_lock_take();
     status = symh_heap_alloc_block_size(symh_heap_allocator, (size_t)code, bytes);
-    pthread_mutex_unlock(&symh_heap_lock);
+    symh_heap_lock_give();
     if (status != SYMH_OK) {
         symh_heap_call_fail(call, SYMH_ERR_NOT_REGISTERED, SYMH_LOG_ERROR,
                             "%s: %p (heap+%#" PRIx64 ") is not the start of a live allocation "
@@ -322,9 +340,9 @@ static void *symh_heap_realloc_call(void *ptr, size_t size)
         return symh_heap_finish_alloc(&call);
     }
     if (symh_heap_local_lookup(&call, ptr, &offset, &bytes) == SYMH_OK && size > 0) {
-        pthread_mutex_lock(&symh_heap_lock);
+        symh_heap_lock_take();
         status = symh_heap_alloc_resize(symh_heap_allocator, offset, size);
-        pthread_mutex_unlock(&symh_heap_lock);
+        symh_heap_lock_give();
         if (status == SYMH_OK) {
             how = SYMH_REALLOC_IN_PLACE;
             call.payload.result = offset;
@@ -349,9 +367,9 @@ static void *symh_heap_realloc_call(void *ptr, size_t size)
     if (status != SYMH_OK) {
         /* Roll back: the old block stays as it was on every PE. */
         if (how == SYMH_REALLOC_IN_PLACE) {
-            pthread_mutex_lock(&symh_heap_lock);
+            symh_heap_lock_take();
             symh_heap_alloc_resize(symh_heap_allocator, offset, bytes);
-            pthread_mutex_unlock(&symh_heap_lock);
+            symh_heap_lock_give();
         } else if (how == SYMH_REALLOC_MOVED) {
             symh_heap_local_free((size_t)call.payload.result);
         }
@@ -411,9 +429,9 @@ int symh_heap_stats(symh_heap_stats_t *stats)
         symh_error("symh_heap_stats: stats is NULL");
         return symh_status_set(SYMH_ERR_INVALID_ARG);
     }
-    pthread_mutex_lock(&symh_heap_lock);
+    symh_heap_lock_take();
     symh_heap_alloc_stats(symh_heap_allocator, &s);
-    pthread_mutex_unlock(&symh_heap_lock);
+    symh_heap_lock_give();
     *stats = (symh_heap_stats_t){ s.size, s.used, s.free, s.largest_free, s.allocations };
     return symh_status_set(SYMH_OK);
 }
@@ -451,9 +469,9 @@ int symh_heap_debug_local_alloc(size_t size, size_t *offset)
 {
     int status;
 
-    pthread_mutex_lock(&symh_heap_lock);
+    symh_heap_lock_take();
     status = symh_heap_alloc_alloc(symh_heap_allocator, size, SYMH_HEAP_ALLOC_GRANULE, offset);
-    pthread_mutex_unlock(&symh_heap_lock);
+    symh_heap_lock_give();
     return status;
 }
 
@@ -461,8 +479,8 @@ int symh_heap_debug_local_free(size_t offset)
 {
     int status;
 
-    pthread_mutex_lock(&symh_heap_lock);
+    symh_heap_lock_take();
     status = symh_heap_alloc_free(symh_heap_allocator, offset);
-    pthread_mutex_unlock(&symh_heap_lock);
+    symh_heap_lock_give();
     return status;
 }
