@@ -25,6 +25,8 @@
 #include "core/core_util.h"
 #include "transport/tl_rma.h"
 
+/* Reductions of at most this many bytes per member go through the scratch in one sync. */
+#define SYMH_COLL_REDUCE_SMALL 1024
 /* A reduction's slice is combined through a stack buffer of this many bytes. */
 #define SYMH_COLL_TMP_BYTES 8192
 
@@ -279,8 +281,9 @@ static int symh_coll_bcast_shm(struct symh_team *t, char *dest, const char *sour
     char *line, *data;
     int pe;
 
-    size_t bank_size = symh_coll_team_scratch_size() / 2 < SYMH_COLL_BCAST_SMALL
-                           ? symh_coll_team_scratch_size() / 2
+    /* Banks in the first half of the scratch (the second is the small reductions'). */
+    size_t bank_size = symh_coll_team_scratch_size() / 4 < SYMH_COLL_BCAST_SMALL
+                           ? symh_coll_team_scratch_size() / 4
                            : SYMH_COLL_BCAST_SMALL;
 
     if (bytes > bank_size) {
@@ -569,6 +572,29 @@ static int symh_coll_alltoalls(const symh_coll_desc_t *d, symh_team_t team, void
 /* ---- reductions --------------------------------------------------------------------------------
  */
 
+/* Small reductions over shared memory, in one sync instead of two: each member stores its source
+ * into its block of bank k & 1 (the k-th small reduction of the team) in every member's scratch
+ * (second half), syncs, and combines the blocks of its own bank in team order into dest. A member
+ * writes bank b again for reduction k + 2 only after the sync of reduction k + 1, which no member
+ * enters before it has combined reduction k. */
+static int symh_coll_reduce_small(struct symh_team *t, const symh_coll_desc_t *d, char *dest,
+                                  const char *source, size_t nreduce)
+{
+    size_t bytes = nreduce * d->elem, quarter = symh_coll_team_scratch_size() / 4;
+    char *bank =
+        symh_coll_team_scratch(t) + 2 * quarter + (size_t)(t->small_reduces++ & 1) * quarter;
+    char *mine = bank + (size_t)t->my_pe * bytes;
+    int pe;
+
+    for (pe = 0; pe < t->n_pes; ++pe)
+        memcpy(symh_coll_team_peer_addr(t, (t->my_pe + pe) % t->n_pes, mine), source, bytes);
+    symh_coll_team_sync(t, d->func);
+    memcpy(dest, bank, bytes);
+    for (pe = 1; pe < t->n_pes; ++pe)
+        d->combine(dest, bank + (size_t)pe * bytes, nreduce);
+    return SYMH_OK;
+}
+
 /* Each member combines its slice of the elements, reading every member's source in team order
  * through a stack buffer, and stores the result into every member's dest. In place is safe: only
  * the slice's owner reads or writes its elements anywhere. */
@@ -714,7 +740,10 @@ static int symh_coll_reduce(const symh_coll_desc_t *d, symh_team_t team, void *d
         return symh_status_set(status);
     if (symh_coll_alone(t, dest, source, bytes))
         return symh_coll_end(t, SYMH_OK);
-    if (t->all_mapped)
+    if (t->all_mapped && bytes * (size_t)t->n_pes <= symh_coll_team_scratch_size() / 4 &&
+        bytes <= SYMH_COLL_REDUCE_SMALL)
+        status = symh_coll_reduce_small(t, d, dest, source, nreduce);
+    else if (t->all_mapped)
         status = symh_coll_reduce_shm(t, d, dest, source, nreduce);
     else if (t->hier)
         status = symh_coll_reduce_hier(t, d, dest, source, nreduce);

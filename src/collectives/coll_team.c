@@ -34,6 +34,8 @@
 #define SYMH_TEAM_SCRATCH_MIN ((size_t)4 << 10)
 #define SYMH_TEAM_SCRATCH_MAX ((size_t)16 << 20)
 #define SYMH_TEAM_SPIN_OWN    1000
+/* Shared-memory teams up to this size sync by dissemination when every PE has a core. */
+#define SYMH_TEAM_DISS_SHM_MAX 2
 
 /* Agreement ops of the team routines themselves (the collectives' are coll_ops.c's). */
 #define SYMH_TEAM_OP_SPLIT_STRIDED 1
@@ -621,6 +623,11 @@ int symh_coll_team_sync(struct symh_team *t, const char *func)
         return SYMH_OK;
     if (t->all_mapped) {
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        /* Every member on its own core: the dissemination's waits overlap (two PEs: one line
+         * each way at once, against the counter's three in a row); PEs that outnumber cores wait
+         * once each on the central counter instead. */
+        if (t->spin > 0 && t->n_pes <= SYMH_TEAM_DISS_SHM_MAX)
+            return symh_team_dissemination(t, NULL, t->n_pes, t->my_pe, ++t->syncs, func);
         symh_team_sync_shm(t, func);
         return SYMH_OK;
     }

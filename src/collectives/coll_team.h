@@ -94,6 +94,7 @@ struct symh_team {
     uint64_t *root_uses; /* n_pes: small shared-memory broadcasts each member rooted so far */
     symh_team_record_t *checked; /* n_pes: SYMH_CHECK_COLLECTIVES's records of one call */
     uint64_t chunks;             /* NIC reductions: chunks exchanged */
+    uint64_t small_reduces;      /* small reductions over shared memory (their bank's parity) */
     uint64_t agreements;         /* agreements (records bank = parity) */
 };
 
