@@ -143,17 +143,9 @@ static int bench_parse(int argc, char **argv, bench_opts_t *o)
 
     *o = (bench_opts_t){ .min = 8, .max = (size_t)4 << 20, .iters = 100000, .reps = 7 };
     for (i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--min") == 0)
-            o->min = (size_t)strtoull(argv[i + 1], NULL, 0);
-        else if (strcmp(argv[i], "--max") == 0)
-            o->max = (size_t)strtoull(argv[i + 1], NULL, 0);
-        else if (strcmp(argv[i], "--iters") == 0)
-            o->iters = atol(argv[i + 1]);
-        else if (strcmp(argv[i], "--reps") == 0)
-            o->reps = atoi(argv[i + 1]);
-        else if (strcmp(argv[i], "--csv") == 0)
-            o->csv = argv[i + 1];
-        else if (strcmp(argv[i], "--target") == 0 && strcmp(argv[i + 1], "heap") == 0)
+        if (symh_bench_sweep_option(argv, i, &o->min, &o->max, &o->iters, &o->reps, &o->csv))
+            continue;
+        if (strcmp(argv[i], "--target") == 0 && strcmp(argv[i + 1], "heap") == 0)
             o->symm = 0;
         else if (strcmp(argv[i], "--target") == 0 && strcmp(argv[i + 1], "symm") == 0)
             o->symm = 1;
