@@ -255,6 +255,92 @@ static int symh_coll_alone(struct symh_team *t, void *dest, const void *source, 
     return 1;
 }
 
+/* ---- the NIC path's banks ---------------------------------------------------------------------
+ *
+ * Small collectives of a team over the NIC (neither all mapped nor with node steps) end without a
+ * sync: every message goes into a bank of its receiver's scratch (SYMH_TEAM_BANKS banks, one per
+ * use of the team, round robin) and is announced by a post of the use's number into the header
+ * word that its sender owns in that bank (symh_coll_team_hdr_offset); the receiver waits for the
+ * header and reads the bank. A bank is written again SYMH_TEAM_BANKS uses later, and a member may
+ * do so only once every member has finished the earlier use: a team sync at least every
+ * SYMH_TEAM_BANKS uses guarantees it (a member enters a sync only after leaving its earlier
+ * calls), so a small collective costs one sync in SYMH_TEAM_BANKS instead of one each. A
+ * collective that writes into members' dests or their whole scratch directly starts with a sync
+ * when some use is not yet settled (symh_coll_settle): a member still copying a bank into its
+ * dest must not have that dest written by a later call meanwhile. */
+
+/* The next bank use (after the sync it may need). */
+static int symh_coll_bank_begin(struct symh_team *t, const char *func, uint64_t *use)
+{
+    int status = SYMH_OK;
+
+    if (t->bank_uses + 1 > t->bank_synced + SYMH_TEAM_BANKS)
+        status = symh_coll_team_sync(t, func);
+    *use = ++t->bank_uses;
+    return status;
+}
+
+/* Before a collective that writes into members' dests or scratch directly. */
+static int symh_coll_settle(struct symh_team *t, const char *func)
+{
+    return t->bank_uses > t->bank_synced ? symh_coll_team_sync(t, func) : SYMH_OK;
+}
+
+/* Tells team PE `pe` that this PE's data for `use` is in its bank (after symh_coll_team_order). */
+static int symh_coll_bank_post(const struct symh_team *t, int pe, uint64_t use)
+{
+    return symh_coll_team_post(t, pe, symh_coll_team_hdr_offset(use, t->my_pe), use);
+}
+
+/* Waits until team PE `pe`'s data for `use` is in this PE's bank. */
+static void symh_coll_bank_wait(const struct symh_team *t, int pe, uint64_t use, const char *func)
+{
+    symh_coll_team_wait(
+        t, (const uint64_t *)(const void *)(t->mine + symh_coll_team_hdr_offset(use, pe)), use,
+        func, pe);
+}
+
+/* Puts `bytes` from this PE's `source` (in its bank) to `dest` (in its bank's coordinates) on
+ * team PE `pe`, orders and posts: one message of a bank use. */
+static int symh_coll_bank_send(const struct symh_team *t, int pe, uint64_t use, char *dest,
+                               const char *source, size_t bytes)
+{
+    int status = symh_coll_team_put(t, pe, dest, source, bytes);
+
+    if (status == SYMH_OK)
+        status = symh_coll_team_order(t);
+    return status == SYMH_OK ? symh_coll_bank_post(t, pe, use) : status;
+}
+
+/* Bruck's allgather of `bytes` from each member through the bank of one use: in round k (distance
+ * 2^k) a member sends the blocks it holds, at most 2^k, to team PE (me - 2^k) and receives as many
+ * from (me + 2^k), ceil(log2 n) rounds in all. On return *blocks is the bank, where block i holds
+ * team PE (me + i) mod n's. */
+static int symh_coll_bruck(struct symh_team *t, const char *source, size_t bytes, char **blocks,
+                           const char *func)
+{
+    int n = t->n_pes, me = t->my_pe, status;
+    uint64_t use;
+    char *bank;
+    long dist;
+
+    status = symh_coll_bank_begin(t, func, &use);
+    bank = symh_coll_team_bank(t, use);
+    *blocks = bank;
+    if (status != SYMH_OK)
+        return status;
+    memcpy(bank, source, bytes);
+    for (dist = 1; status == SYMH_OK && dist < n; dist <<= 1) {
+        size_t have = (size_t)(dist < n - dist ? dist : n - dist);
+
+        status = symh_coll_bank_send(t, (int)((me - dist + n) % n), use,
+                                     bank + (size_t)dist * bytes, bank, have * bytes);
+        if (status == SYMH_OK)
+            symh_coll_bank_wait(t, (int)((me + dist) % n), use, func);
+    }
+    return status;
+}
+
 /* ---- broadcast ------------------------------------------------------------------------------- */
 
 /* Bytes of a small broadcast carried in the post line itself, and the largest small one (through
@@ -330,33 +416,52 @@ static int symh_coll_bcast_shm(struct symh_team *t, char *dest, const char *sour
 }
 
 /* Binomial tree over the team numbers relative to the root: a PE receives from its parent (its
- * number less its highest bit) and puts into the dest of its children (number plus each higher
- * power of two), then signals each. */
+ * number less its highest bit) and sends to its children (its number plus each higher power of
+ * two). Small ones go through the bank of one use (the root first copies its source there, so it
+ * returns at once); larger ones are put into the children's dests, announced by a post of the call
+ * number into their BCAST word, and end with a sync. */
 static int symh_coll_bcast_nic(struct symh_team *t, char *dest, const char *source, size_t bytes,
                                int root, const char *func)
 {
-    int n = t->n_pes, r = (t->my_pe - root + n) % n, status = SYMH_OK;
+    int n = t->n_pes, r = (t->my_pe - root + n) % n, status, parent = -1;
+    int small = bytes <= symh_coll_team_bank_size();
     long mask = 1, m;
+    uint64_t use = 0;
+    char *bank = NULL;
 
-    if (r == 0) {
-        if (dest != source)
-            memmove(dest, source, bytes);
-    } else {
+    status = small ? symh_coll_bank_begin(t, func, &use) : symh_coll_settle(t, func);
+    if (status != SYMH_OK)
+        return status;
+    if (small)
+        bank = symh_coll_team_bank(t, use);
+    if (r != 0) {
         while ((mask << 1) <= r)
             mask <<= 1;
-        t->bcasts_in++;
-        symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + SYMH_TEAM_CTRL_BCAST),
-                            t->bcasts_in, func, (int)((r - mask + root) % n));
+        parent = (int)((r - mask + root) % n);
         mask <<= 1;
     }
+    if (r == 0 && small)
+        memcpy(bank, source, bytes);
+    if (r == 0 && dest != source)
+        memmove(dest, source, bytes);
+    if (r != 0 && small) {
+        symh_coll_bank_wait(t, parent, use, func);
+        memcpy(dest, bank, bytes);
+    } else if (r != 0) {
+        symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + SYMH_TEAM_CTRL_BCAST),
+                            t->calls, func, parent);
+    }
     for (m = mask; status == SYMH_OK && r + m < n; m <<= 1)
-        status = symh_coll_team_put(t, (int)((r + m + root) % n), dest, dest, bytes);
+        status = symh_coll_team_put(t, (int)((r + m + root) % n), small ? bank : dest,
+                                    small ? bank : dest, bytes);
     if (status == SYMH_OK && r + mask < n)
         status = symh_coll_team_order(t);
     for (m = mask; status == SYMH_OK && r + m < n; m <<= 1)
-        status = symh_coll_team_signal(t, (int)((r + m + root) % n), SYMH_TEAM_CTRL_BCAST);
-    /* No member starts the team's next call while this one's data may still be on its way. */
-    if (status == SYMH_OK)
+        status = small ? symh_coll_bank_post(t, (int)((r + m + root) % n), use)
+                       : symh_coll_team_post(t, (int)((r + m + root) % n), SYMH_TEAM_CTRL_BCAST,
+                                             t->calls);
+    /* A large one: no member starts the team's next call while its data may be on its way. */
+    if (status == SYMH_OK && !small)
         status = symh_coll_team_sync(t, func);
     return status;
 }
@@ -379,11 +484,10 @@ static int symh_coll_bcast_hier(struct symh_team *t, char *dest, const char *sou
             status = symh_coll_team_order(t);
         for (l = 0; l < t->n_leaders && status == SYMH_OK; ++l)
             if (node[t->pes[t->leaders[l]]] != root_node)
-                status = symh_coll_team_signal(t, t->leaders[l], SYMH_TEAM_CTRL_BCAST);
+                status = symh_coll_team_post(t, t->leaders[l], SYMH_TEAM_CTRL_BCAST, t->calls);
     } else if (t->my_leader_rank >= 0 && node[t->pes[t->my_pe]] != root_node) {
-        t->bcasts_in++;
         symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + SYMH_TEAM_CTRL_BCAST),
-                            t->bcasts_in, func, root);
+                            t->calls, func, root);
     }
     if ((t->my_pe == root || (t->my_leader_rank >= 0 && node[t->pes[t->my_pe]] != root_node)))
         for (i = 0; i < t->group_n; ++i)
@@ -430,11 +534,17 @@ static int symh_coll_broadcast(const symh_coll_desc_t *d, symh_team_t team, void
 
 /* ---- collect, fcollect ----------------------------------------------------------------------- */
 
+/* Whether the team takes the NIC path's banks for `bytes` of one use. */
+static int symh_coll_banked(const struct symh_team *t, size_t bytes)
+{
+    return !t->all_mapped && !t->hier && bytes <= symh_coll_team_bank_size();
+}
+
 /* Puts this PE's `bytes` at `offset` of every member's dest, then syncs. */
 static int symh_coll_push_all(struct symh_team *t, char *dest, size_t offset, const char *source,
                               size_t bytes, const char *func)
 {
-    int k, status = SYMH_OK;
+    int k, status = symh_coll_settle(t, func);
 
     for (k = 0; k < t->n_pes && status == SYMH_OK; ++k)
         status = symh_coll_team_put(t, (t->my_pe + k) % t->n_pes, dest + offset, source, bytes);
@@ -461,7 +571,19 @@ static int symh_coll_fcollect(const symh_coll_desc_t *d, symh_team_t team, void 
     if (t == NULL)
         return symh_status_set(status);
     t->calls++;
-    status = symh_coll_push_all(t, dest, (size_t)t->my_pe * bytes, source, bytes, d->func);
+    if (symh_coll_banked(t, bytes * (size_t)t->n_pes)) {
+        /* Bruck's allgather, then the blocks out of their rotation into dest. */
+        size_t me = (size_t)t->my_pe, n = (size_t)t->n_pes;
+        char *blocks;
+
+        status = symh_coll_bruck(t, source, bytes, &blocks, d->func);
+        if (status == SYMH_OK) {
+            memcpy((char *)dest + me * bytes, blocks, (n - me) * bytes);
+            memcpy(dest, blocks + (n - me) * bytes, me * bytes);
+        }
+    } else {
+        status = symh_coll_push_all(t, dest, (size_t)t->my_pe * bytes, source, bytes, d->func);
+    }
     return symh_coll_end(t, status);
 }
 
@@ -499,6 +621,45 @@ static int symh_coll_collect(const symh_coll_desc_t *d, symh_team_t team, void *
                 offset += b;
             total += b;
         }
+    } else if (!t->hier) {
+        /* The sizes by Bruck's allgather (block i: team PE (me + i) mod n's). */
+        char *blocks;
+        uint64_t b;
+
+        *value = bytes;
+        status = symh_coll_bruck(t, (const char *)value, sizeof(*value), &blocks, d->func);
+        for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe) {
+            memcpy(&b, blocks + (size_t)((pe - t->my_pe + t->n_pes) % t->n_pes) * sizeof(b),
+                   sizeof(b));
+            if (pe < t->my_pe)
+                offset += b;
+            total += b;
+        }
+        if (status == SYMH_OK && symh_coll_banked(t, total)) {
+            uint64_t use;
+            char *bank;
+
+            local = symh_coll_check_buffer(t, d->func, "dest", dest, total);
+            status = symh_coll_bank_begin(t, d->func, &use);
+            bank = symh_coll_team_bank(t, use);
+            /* Each member's data at its offset of every member's bank, then dest from the bank. */
+            if (status == SYMH_OK)
+                memcpy(bank + offset, source, bytes);
+            for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe)
+                if (pe != t->my_pe && bytes > 0)
+                    status = symh_coll_team_put(t, pe, bank + offset, bank + offset, bytes);
+            if (status == SYMH_OK)
+                status = symh_coll_team_order(t);
+            for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe)
+                if (pe != t->my_pe)
+                    status = symh_coll_bank_post(t, pe, use);
+            for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe)
+                if (pe != t->my_pe)
+                    symh_coll_bank_wait(t, pe, use, d->func);
+            if (status == SYMH_OK && local == SYMH_OK)
+                memcpy(dest, bank, total);
+            return symh_coll_end(t, status != SYMH_OK ? status : local);
+        }
     } else {
         uint64_t *sizes = (uint64_t *)(void *)symh_coll_team_scratch(t);
 
@@ -525,6 +686,57 @@ static int symh_coll_collect(const symh_coll_desc_t *d, symh_team_t team, void *
 
 /* ---- alltoall, alltoalls ------------------------------------------------------------------- */
 
+/* Elements `i` of `n` of size `es`, from stride `from_st` to stride `to_st`. */
+static void symh_coll_strided_copy(char *to, ptrdiff_t to_st, const char *from, ptrdiff_t from_st,
+                                   size_t n, size_t es)
+{
+    size_t i;
+
+    if (to_st == 1 && from_st == 1) {
+        memcpy(to, from, n * es);
+        return;
+    }
+    for (i = 0; i < n; ++i)
+        memcpy(to + i * (size_t)to_st * es, from + i * (size_t)from_st * es, es);
+}
+
+/* Through the bank of one use: each member packs its block for every member into the second half
+ * of its own bank, puts it into block `me` of that member's bank and posts; then unpacks every
+ * member's block from its bank into dest (its own block from the packing). */
+static int symh_coll_alltoalls_bank(struct symh_team *t, char *dest, const char *source,
+                                    ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t es,
+                                    const char *func)
+{
+    size_t block = nelems * es, n = (size_t)t->n_pes, me = (size_t)t->my_pe;
+    uint64_t use;
+    char *bank, *out;
+    int status = symh_coll_bank_begin(t, func, &use), k;
+
+    bank = symh_coll_team_bank(t, use);
+    out = bank + n * block;
+    for (k = 1; k <= t->n_pes && status == SYMH_OK; ++k) {
+        size_t pe = (me + (size_t)k) % n;
+
+        symh_coll_strided_copy(out + pe * block, 1, source + pe * nelems * (size_t)sst * es, sst,
+                               nelems, es);
+        if (pe != me)
+            status = symh_coll_team_put(t, (int)pe, bank + me * block, out + pe * block, block);
+    }
+    if (status == SYMH_OK)
+        status = symh_coll_team_order(t);
+    for (k = 1; k < t->n_pes && status == SYMH_OK; ++k)
+        status = symh_coll_bank_post(t, (int)((me + (size_t)k) % n), use);
+    for (k = 0; k < t->n_pes && status == SYMH_OK; ++k) {
+        size_t pe = (me + (size_t)k) % n;
+
+        if (pe != me)
+            symh_coll_bank_wait(t, (int)pe, use, func);
+        symh_coll_strided_copy(dest + pe * nelems * (size_t)dst * es, dst,
+                               pe == me ? out + me * block : bank + pe * block, 1, nelems, es);
+    }
+    return status;
+}
+
 static int symh_coll_alltoalls(const symh_coll_desc_t *d, symh_team_t team, void *dest,
                                const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems)
 {
@@ -550,6 +762,11 @@ static int symh_coll_alltoalls(const symh_coll_desc_t *d, symh_team_t team, void
     if (t == NULL)
         return symh_status_set(status);
     t->calls++;
+    if (symh_coll_banked(t, 2 * (size_t)t->n_pes * nelems * es)) {
+        status = symh_coll_alltoalls_bank(t, dest, source, dst, sst, nelems, es, d->func);
+        return symh_coll_end(t, status);
+    }
+    status = symh_coll_settle(t, d->func);
     for (k = 0; k < t->n_pes && status == SYMH_OK; ++k) {
         int pe = (t->my_pe + k) % t->n_pes;
         const char *from = (const char *)source + (size_t)pe * nelems * (size_t)sst * es;
@@ -624,43 +841,121 @@ static int symh_coll_reduce_shm(struct symh_team *t, const symh_coll_desc_t *d, 
     return symh_coll_team_sync(t, d->func); /* every slice is in every dest */
 }
 
-/* Chunk by chunk through the scratch (two banks by the parity of the team's chunk count): each
- * member copies its part into its block of its own scratch, puts it into the same block of every
- * member's scratch, signals them, waits for every member's block, and combines the blocks in team
- * order into dest. A member writes bank b of chunk c + 2 only after chunk c + 1, which needs every
- * member to have finished chunk c. */
+/* Recursive doubling through the bank of one use, for any team size: with p2 the largest power of
+ * two not above n, team PE p2 + i first sends its source to team PE i, which folds it in; the
+ * first p2 members then exchange their partial results with partner me ^ 2^k in round k and fold
+ * in the partner's (log2 p2 rounds); team PE i finally sends the result to p2 + i. Each round's
+ * partial result goes to its own part of the bank (a put may still read the one before), and
+ * every fold is the lower team PE's operand first, so every member ends with the same bits.
+ * Bank parts: [0] this PE's source, [1] the fold-in or the result from outside the first p2,
+ * then per round the partner's part and the fold's result. */
+static size_t symh_coll_reduce_bank_parts(int n)
+{
+    size_t parts = 2;
+    int p2;
+
+    for (p2 = 1; p2 * 2 <= n; p2 *= 2)
+        parts += 2;
+    return parts;
+}
+
+static int symh_coll_reduce_bank(struct symh_team *t, const symh_coll_desc_t *d, char *dest,
+                                 const char *source, size_t nreduce)
+{
+    size_t bytes = nreduce * d->elem;
+    int n = t->n_pes, me = t->my_pe, p2 = 1, bit, round, status;
+    uint64_t use;
+    char *bank, *acc;
+
+    while (p2 * 2 <= n)
+        p2 *= 2;
+    status = symh_coll_bank_begin(t, d->func, &use);
+    bank = symh_coll_team_bank(t, use);
+    acc = bank;
+    if (status != SYMH_OK)
+        return status;
+    memcpy(acc, source, bytes);
+    if (me >= p2) { /* outside the first p2: send, then receive the result */
+        status = symh_coll_bank_send(t, me - p2, use, bank + bytes, acc, bytes);
+        if (status == SYMH_OK) {
+            symh_coll_bank_wait(t, me - p2, use, d->func);
+            memcpy(dest, bank + bytes, bytes);
+        }
+        return status;
+    }
+    if (me + p2 < n) {
+        symh_coll_bank_wait(t, me + p2, use, d->func);
+        d->combine(acc, bank + bytes, nreduce);
+    }
+    for (round = 0, bit = 1; status == SYMH_OK && bit < p2; ++round, bit <<= 1) {
+        int partner = me ^ bit;
+        char *theirs = bank + (size_t)(2 + 2 * round) * bytes, *next = theirs + bytes;
+
+        status = symh_coll_bank_send(t, partner, use, theirs, acc, bytes);
+        if (status != SYMH_OK)
+            break;
+        symh_coll_bank_wait(t, partner, use, d->func);
+        memcpy(next, partner > me ? acc : theirs, bytes);
+        d->combine(next, partner > me ? theirs : acc, nreduce);
+        acc = next;
+    }
+    if (status == SYMH_OK && me + p2 < n)
+        status = symh_coll_bank_send(t, me + p2, use, bank + bytes, acc, bytes);
+    if (status == SYMH_OK)
+        memcpy(dest, acc, bytes);
+    return status;
+}
+
+/* Reduce-scatter then allgather, chunk by chunk through the scratch (two halves by the parity of
+ * the team's chunk count): in each chunk team PE s owns a slice of the elements; every member puts
+ * its source's part of slice s into block `me` of s's half and posts the chunk's number to its
+ * `from` word there; s folds the n blocks in team order into its dest and puts the result into
+ * every member's dest. A member writes a half again two chunks later, after the chunk between,
+ * which needs every member's part of it, which each member sends only after finishing the chunk
+ * before. One sync at the end: every dest is complete. In place is safe: each member overwrites
+ * only its own slice of its dest, whose part it sent nowhere, and a slice of another's dest only
+ * after that member's part of it has arrived (so was read). */
 static int symh_coll_reduce_nic(struct symh_team *t, const symh_coll_desc_t *d, char *dest,
                                 const char *source, size_t nreduce)
 {
     size_t es = d->elem, half = symh_coll_team_scratch_size() / 2, n = (size_t)t->n_pes;
-    size_t block = half / n / es, off;
-    int pe, status = SYMH_OK;
+    size_t block = half / n / es, me = (size_t)t->my_pe, off;
+    int k, status = symh_coll_settle(t, d->func);
 
     if (block > SYMH_COLL_TMP_BYTES / es * 4)
         block = SYMH_COLL_TMP_BYTES / es * 4;
-    for (off = 0; off < nreduce && status == SYMH_OK; off += block) {
-        size_t cnt = nreduce - off < block ? nreduce - off : block;
+    for (off = 0; off < nreduce && status == SYMH_OK; off += block * n) {
+        size_t cnt = nreduce - off < block * n ? nreduce - off : block * n, q = cnt / n;
+        size_t lo = q * me + (me < cnt % n ? me : cnt % n), m = q + (me < cnt % n ? 1 : 0);
         char *bank = symh_coll_team_scratch(t) + (size_t)(t->chunks & 1) * half;
-        char *mine = bank + (size_t)t->my_pe * block * es;
+        char *out = dest + (off + lo) * es;
+        uint64_t seq = ++t->chunks;
 
-        memcpy(mine, source + off * es, cnt * es);
-        for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe)
-            if (pe != t->my_pe)
-                status = symh_coll_team_put(t, pe, mine, mine, cnt * es);
+        for (k = 1; k < t->n_pes && status == SYMH_OK; ++k) {
+            size_t s = (me + (size_t)k) % n, slo = q * s + (s < cnt % n ? s : cnt % n);
+            size_t sm = q + (s < cnt % n ? 1 : 0);
+
+            status = symh_coll_team_put(t, (int)s, bank + me * block * es,
+                                        source + (off + slo) * es, sm * es);
+        }
         if (status == SYMH_OK)
             status = symh_coll_team_order(t);
-        for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe)
-            if (pe != t->my_pe)
-                status = symh_coll_team_signal(t, pe, symh_coll_team_from_offset(t->my_pe));
-        t->chunks++;
-        for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe)
-            if (pe != t->my_pe)
-                symh_coll_team_wait(t, symh_coll_team_from(t, pe), t->chunks, d->func, pe);
-        if (status != SYMH_OK)
-            break;
-        memcpy(dest + off * es, bank, cnt * es);
-        for (pe = 1; pe < t->n_pes; ++pe)
-            d->combine(dest + off * es, bank + (size_t)pe * block * es, cnt);
+        for (k = 1; k < t->n_pes && status == SYMH_OK; ++k)
+            status = symh_coll_team_post(t, (int)((me + (size_t)k) % n),
+                                         symh_coll_team_from_offset(t->my_pe), seq);
+        memcpy(bank + me * block * es, source + (off + lo) * es, m * es);
+        for (k = 1; k < t->n_pes && status == SYMH_OK; ++k) {
+            int pe = (int)((me + (size_t)k) % n);
+
+            symh_coll_team_wait(t, symh_coll_team_from(t, pe), seq, d->func, pe);
+        }
+        if (status != SYMH_OK || m == 0)
+            continue;
+        memcpy(out, bank, m * es);
+        for (k = 1; k < t->n_pes; ++k)
+            d->combine(out, bank + (size_t)k * block * es, m);
+        for (k = 1; k < t->n_pes && status == SYMH_OK; ++k)
+            status = symh_coll_team_put(t, (int)((me + (size_t)k) % n), out, out, m * es);
     }
     if (status == SYMH_OK)
         status = symh_coll_team_sync(t, d->func);
@@ -693,10 +988,11 @@ static int symh_coll_reduce_hier(struct symh_team *t, const symh_coll_desc_t *d,
                 status = symh_coll_team_put(t, t->leaders[l], mine, mine, bytes);
         if (status == SYMH_OK)
             status = symh_coll_team_order(t);
+        ++t->chunks;
         for (l = 0; l < t->n_leaders && status == SYMH_OK; ++l)
             if (l != me)
-                status = symh_coll_team_signal(t, t->leaders[l], symh_coll_team_from_offset(me));
-        t->chunks++;
+                status = symh_coll_team_post(t, t->leaders[l], symh_coll_team_from_offset(me),
+                                             t->chunks);
         for (l = 0; l < t->n_leaders && status == SYMH_OK; ++l)
             if (l != me)
                 symh_coll_team_wait(t, symh_coll_team_from(t, l), t->chunks, d->func,
@@ -747,6 +1043,8 @@ static int symh_coll_reduce(const symh_coll_desc_t *d, symh_team_t team, void *d
         status = symh_coll_reduce_shm(t, d, dest, source, nreduce);
     else if (t->hier)
         status = symh_coll_reduce_hier(t, d, dest, source, nreduce);
+    else if (symh_coll_banked(t, bytes * symh_coll_reduce_bank_parts(t->n_pes)))
+        status = symh_coll_reduce_bank(t, d, dest, source, nreduce);
     else
         status = symh_coll_reduce_nic(t, d, dest, source, nreduce);
     return symh_coll_end(t, status);

@@ -52,6 +52,7 @@ static struct {
     size_t scratch;   /* bytes of each slot's scratch */
     size_t slot_size; /* bytes of a slot */
     size_t from_off;  /* offsets in a slot */
+    size_t hdr_off;
     size_t records_off;
     size_t scratch_off;
     char *area;             /* this PE's first slot */
@@ -73,8 +74,8 @@ static size_t symh_team_area_offset(int n_pes)
     return symh_team_round_up(symh_coll_barrier_region_size(n_pes), SYMH_TEAM_ALIGN);
 }
 
-static void symh_team_layout(int n_pes, size_t *from, size_t *records, size_t *scratch_off,
-                             size_t *scratch, size_t *slot)
+static void symh_team_layout(int n_pes, size_t *from, size_t *hdr, size_t *records,
+                             size_t *scratch_off, size_t *scratch, size_t *slot)
 {
     size_t s = symh_config_size(SYMH_CFG_COLL_SCRATCH);
 
@@ -88,7 +89,9 @@ static void symh_team_layout(int n_pes, size_t *from, size_t *records, size_t *s
         s = (size_t)n_pes * 128;
     s = symh_team_round_up(s, SYMH_TEAM_LINE);
     *from = SYMH_TEAM_CTRL_SIZE;
-    *records = symh_team_round_up(*from + (size_t)n_pes * sizeof(uint64_t), SYMH_TEAM_LINE);
+    *hdr = symh_team_round_up(*from + (size_t)n_pes * sizeof(uint64_t), SYMH_TEAM_LINE);
+    *records = symh_team_round_up(*hdr + SYMH_TEAM_BANKS * (size_t)n_pes * sizeof(uint64_t),
+                                  SYMH_TEAM_LINE);
     *scratch_off = *records + 2 * (size_t)n_pes * SYMH_TEAM_RECORD;
     *scratch = s;
     *slot = symh_team_round_up(*scratch_off + s, SYMH_TEAM_ALIGN);
@@ -132,9 +135,9 @@ static size_t symh_team_mail_size(int n_pes)
 
 size_t symh_coll_team_area_size(int n_pes)
 {
-    size_t from, records, scratch_off, scratch, slot;
+    size_t from, hdr, records, scratch_off, scratch, slot;
 
-    symh_team_layout(n_pes, &from, &records, &scratch_off, &scratch, &slot);
+    symh_team_layout(n_pes, &from, &hdr, &records, &scratch_off, &scratch, &slot);
     return symh_team_area_offset(n_pes) + (size_t)symh_team_max_config() * slot +
            symh_team_mail_size(n_pes);
 }
@@ -162,6 +165,23 @@ uint64_t *symh_coll_team_from(const struct symh_team *t, int pe)
 size_t symh_coll_team_from_offset(int pe)
 {
     return symh_teams.from_off + (size_t)pe * sizeof(uint64_t);
+}
+
+size_t symh_coll_team_hdr_offset(uint64_t use, int pe)
+{
+    return symh_teams.hdr_off +
+           ((size_t)(use % SYMH_TEAM_BANKS) * (size_t)symh_boot_info.n_pes + (size_t)pe) *
+               sizeof(uint64_t);
+}
+
+char *symh_coll_team_bank(const struct symh_team *t, uint64_t use)
+{
+    return symh_coll_team_scratch(t) + (size_t)(use % SYMH_TEAM_BANKS) * symh_coll_team_bank_size();
+}
+
+size_t symh_coll_team_bank_size(void)
+{
+    return symh_teams.scratch / SYMH_TEAM_BANKS / SYMH_TEAM_LINE * SYMH_TEAM_LINE;
 }
 
 static char *symh_team_slot_base(int slot)
@@ -308,8 +328,8 @@ int symh_coll_team_init(void)
 
     memset(&symh_teams, 0, sizeof(symh_teams));
     symh_teams.teams_max = symh_team_max_config();
-    symh_team_layout(n, &symh_teams.from_off, &symh_teams.records_off, &symh_teams.scratch_off,
-                     &symh_teams.scratch, &symh_teams.slot_size);
+    symh_team_layout(n, &symh_teams.from_off, &symh_teams.hdr_off, &symh_teams.records_off,
+                     &symh_teams.scratch_off, &symh_teams.scratch, &symh_teams.slot_size);
     need = symh_coll_team_area_size(n);
     symh_teams.mail_sent = calloc((size_t)n, sizeof(uint64_t));
     symh_teams.mail_got = calloc((size_t)n, sizeof(uint64_t));
@@ -510,19 +530,20 @@ int symh_coll_team_order(const struct symh_team *t)
     return t->all_mapped ? SYMH_OK : symh_tl_nic_fence();
 }
 
-int symh_coll_team_signal(const struct symh_team *t, int pe, size_t offset)
+int symh_coll_team_post(const struct symh_team *t, int pe, size_t offset, uint64_t value)
 {
-    static const uint64_t one = 1;
     char *mapped = t->peers[pe];
+    uint64_t *out = (uint64_t *)(void *)(t->mine + SYMH_TEAM_CTRL_VALUE + 8);
+    int world = t->pes[pe];
 
-    if (t->all_mapped || symh_tl_rma.amo_ops == NULL) {
-        if (symh_unlikely(mapped == NULL))
-            return SYMH_ERR_UNSUPPORTED;
-        __atomic_add_fetch((uint64_t *)(void *)(mapped + offset), 1, __ATOMIC_RELEASE);
+    if (mapped != NULL) {
+        __atomic_store_n((uint64_t *)(void *)(mapped + offset), value, __ATOMIC_RELEASE);
         return SYMH_OK;
     }
-    return symh_tl_rma.amo_ops->amo(SYMH_TL_AMO_ADD, t->mine + offset, sizeof(uint64_t), &one, NULL,
-                                    NULL, t->pes[pe]);
+    /* From the slot's outbox word, which the NIC has registered (a stack word is not, for
+     * providers that want local descriptors); the blocking put returns with it reusable. */
+    *out = value;
+    return symh_tl_ops_of(world)->put(t->mine + offset, out, sizeof(*out), world);
 }
 
 int symh_coll_team_put(const struct symh_team *t, int pe, void *dest, const void *source,
@@ -574,7 +595,7 @@ static int symh_team_dissemination(struct symh_team *t, const int *who, int l, i
         int to = (int)((r + dist) % l), from = (int)((r - dist % l + l) % l);
         size_t word = SYMH_TEAM_CTRL_DISS + (size_t)k * 8;
 
-        status = symh_coll_team_signal(t, who != NULL ? who[to] : to, word);
+        status = symh_coll_team_post(t, who != NULL ? who[to] : to, word, e);
         if (status == SYMH_OK)
             symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + word), e, func,
                                 who != NULL ? who[from] : from);
@@ -632,6 +653,8 @@ int symh_coll_team_sync(struct symh_team *t, const char *func)
         return SYMH_OK;
     }
     status = symh_team_sync_nic(t, func);
+    /* Every member has left its earlier calls, so every bank they used is free again. */
+    t->bank_synced = t->bank_uses;
     if (status != SYMH_OK)
         symh_error("%s: the team's sync failed on PE %d: %s", func, symh_boot_info.my_pe,
                    symh_status_string(status));

@@ -9,6 +9,8 @@
  *   ctrl     words the algorithms signal and poll (SYMH_TEAM_CTRL_*), one 64-byte line each
  *   from     one counter per team PE: data signals from that PE (the NIC path of reductions),
  *            or small broadcasts of that PE this PE has read (the shared-memory path)
+ *   hdr      SYMH_TEAM_BANKS rows of one word per team PE: the last bank use whose data that PE
+ *            has put into the bank (the NIC path's small collectives)
  *   records  two banks of one 64-byte agreement record per team PE (by the parity of the agreement)
  *   scratch  SYMH_COLL_SCRATCH bytes: what no user buffer can hold (a reduction's incoming chunks,
  *            collect's sizes); a collective larger than it is pipelined through it.
@@ -18,9 +20,10 @@
  *
  * Two ways to run: when every member is load/store mapped (all_mapped, fixed at creation and the
  * same on every member), the collectives read and write peers' buffers directly and signal with CPU
- * atomics; otherwise (a team across nodes, or with the NIC for node-local peers) they put through
- * each member's route and signal with the NIC's atomics, which then carry every signal of the team
- * (one path per word: docs/transports.md). */
+ * atomics and stores; otherwise (a team across nodes, or with the NIC for node-local peers) they
+ * put through each member's route and signal by posts (symh_coll_team_post: a put of the word's
+ * new value, ordered behind the data by a fence), each word with one writer per call, which keeps
+ * to one path (docs/transports.md). No signal is a NIC atomic: an atomic waits a round trip. */
 #ifndef SYMH_COLL_TEAM_H
 #define SYMH_COLL_TEAM_H
 
@@ -38,7 +41,7 @@
  *   POST     [0] the call this PE posted, [1] its value (collect's size)
  *   DONE     broadcast over shared memory, this PE as root of a large one: members done reading
  *   BCAST    broadcast over the NIC: data arrived from the parent
- *   VALUE    a word this PE puts from (collect's size over the NIC)
+ *   VALUE    words this PE puts from: [0] collect's size over the NIC, [1] the value of a post
  *   BPOST    broadcast over shared memory, this PE as root: two lines (banks) for small ones,
  *            each [0] the call it holds and up to 56 bytes of data; a third line, [0] the call
  *            whose data the root's source holds (large ones)
@@ -53,6 +56,8 @@
 #define SYMH_TEAM_CTRL_DISS    (9 * SYMH_TEAM_LINE)
 #define SYMH_TEAM_CTRL_SIZE    (9 * SYMH_TEAM_LINE + 32 * 8)
 #define SYMH_TEAM_RECORD       64
+/* The scratch of a team over the NIC holds this many banks for its small collectives. */
+#define SYMH_TEAM_BANKS 4
 
 /* The agreement record of one PE: what it was asked (op, args), what it found (status), and for a
  * split the slots in use on it and whether it maps its new team. */
@@ -89,11 +94,12 @@ struct symh_team {
     /* Calls so far on this team, counted the same on every member. */
     uint64_t calls;      /* collective calls (what CTRL_POST carries) */
     uint64_t syncs;      /* syncs, the internal ones included */
-    uint64_t bcasts_in;  /* NIC broadcasts this PE received (not being the root) */
     uint64_t done_due;   /* broadcast as root of large ones: reads of its source so far */
     uint64_t *root_uses; /* n_pes: small shared-memory broadcasts each member rooted so far */
     symh_team_record_t *checked; /* n_pes: SYMH_CHECK_COLLECTIVES's records of one call */
     uint64_t chunks;             /* NIC reductions: chunks exchanged */
+    uint64_t bank_uses;          /* NIC small collectives: banks used so far (coll_ops.c) */
+    uint64_t bank_synced;        /* bank_uses at the team's last sync */
     uint64_t small_reduces;      /* small reductions over shared memory (their bank's parity) */
     uint64_t agreements;         /* agreements (records bank = parity) */
 };
@@ -132,6 +138,13 @@ void symh_coll_team_release(struct symh_team *t);
 /* The scratch of a team's slot here, and its size (the same for every team). */
 char *symh_coll_team_scratch(const struct symh_team *t);
 size_t symh_coll_team_scratch_size(void);
+/* The banks of the NIC path's small collectives (coll_ops.c "banks"): the bank of the team's
+ * use `use` (use % SYMH_TEAM_BANKS) as this PE's scratch holds it, its size, and the offset in a
+ * slot of the header word that team PE `pe` posts `use` to once its data for that use is in the
+ * bank. */
+char *symh_coll_team_bank(const struct symh_team *t, uint64_t use);
+size_t symh_coll_team_bank_size(void);
+size_t symh_coll_team_hdr_offset(uint64_t use, int pe);
 /* The `from` counter of team PE `pe` in this PE's slot, and its offset in a slot. */
 uint64_t *symh_coll_team_from(const struct symh_team *t, int pe);
 size_t symh_coll_team_from_offset(int pe);
@@ -148,9 +161,12 @@ void symh_coll_team_wait(const struct symh_team *t, const uint64_t *word, uint64
  * symh_coll_team_wait). */
 int symh_coll_team_wait_equal(const struct symh_team *t, const uint64_t *words, int n,
                               uint64_t value, const char *func, int waited_pe);
-/* Adds 1 to ctrl word `offset` of team PE `pe`'s slot: a CPU atomic when the team is all mapped,
- * else through the NIC (after symh_coll_team_order, for data sent before). */
-int symh_coll_team_signal(const struct symh_team *t, int pe, size_t offset);
+/* Stores `value` into the word at byte `offset` of team PE `pe`'s slot: a CPU store where that
+ * member is mapped, else a put through its route (after symh_coll_team_order, for data sent
+ * before). Every word posted to has one writer in a call and only grows, so a put that does not
+ * wait for the target (a signal, not a round-trip atomic) cannot be confused with another: the
+ * next value to the same word is ordered behind it by the next order or sync. */
+int symh_coll_team_post(const struct symh_team *t, int pe, size_t offset, uint64_t value);
 /* Orders the data this PE sent to members before the signals it sends next. */
 int symh_coll_team_order(const struct symh_team *t);
 /* Puts `bytes` from local `source` (symmetric or this PE's slot) to symmetric `dest` on team PE

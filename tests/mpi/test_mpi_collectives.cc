@@ -13,12 +13,14 @@
 // SYMHTEST_COLL_QUICK=1 (the NIC and sanitizer configurations, tests/mpi/CMakeLists.txt) tests a
 // few types of each size and signedness, fewer counts and the large counts on two teams.
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -935,6 +937,94 @@ TEST_F(Collectives, TenThousandMixedCollectivesFinish)
         ASSERT_EQ((int)(cycle % 7) * 100 + n - 1, imax[0]) << "max, call " << call;
         call += 6;
     }
+}
+
+// Every kind back to back with no sync between the calls, and a member a few milliseconds late in
+// turn. Over the NIC the small calls end without a sync (through the banks of coll_ops.c, a sync
+// in four at most): no call may reuse a bank that a late member still reads. Large calls (past a
+// bank of the default scratch) are mixed in; they write dests directly. Each call has a dest of
+// its own (the specification leaves a dest's reuse to the program: it must be ready to accept the
+// data on every member), and every result is checked.
+TEST_F(Collectives, BackToBackWithALateMember)
+{
+    for_each_team([](const TeamModel &t) {
+        const int n = t.size(), mine = t.index_of(me());
+        long *src = reinterpret_cast<long *>(suite->src);
+        long *next = reinterpret_cast<long *>(suite->dst);
+        const size_t big = 2100; // fcollect of 16.8 KB per member: past a 16 KiB bank
+        auto fresh = [&](size_t count) {
+            long *at = next;
+            next += (count + 7) / 8 * 8;
+            return at;
+        };
+        for (int it = 0; it < 12; ++it) {
+            auto late = [&](int k) {
+                if (it % 3 == 0 && (it + k) % n == mine)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(3));
+            };
+            auto val = [&](int pe, size_t i) { return it * 100000L + pe * 1000L + (long)i; };
+            for (size_t i = 0; i < big; ++i)
+                src[i] = val(mine, i);
+            int root = it % n;
+            long *dst = fresh(5);
+            late(0);
+            ASSERT_EQ(SYMH_OK, symh_long_broadcast(t.team, dst, src, 5, root));
+            for (size_t i = 0; i < 5; ++i)
+                ASSERT_EQ(val(root, i), dst[i]) << "broadcast " << it << " on " << t.name;
+            // A burst from one root, which waits for nobody: it runs ahead of a late member by
+            // as many calls as the banks allow.
+            long *burst = fresh(10 * 3);
+            if (it % 2 == 0 && (root + 1) % n == mine)
+                std::this_thread::sleep_for(std::chrono::milliseconds(3));
+            for (int k = 0; k < 10; ++k)
+                ASSERT_EQ(SYMH_OK, symh_long_broadcast(t.team, burst + 3 * k, src + k, 3, root));
+            for (int k = 0; k < 10; ++k)
+                for (size_t i = 0; i < 3; ++i)
+                    ASSERT_EQ(val(root, (size_t)k + i), burst[3 * k + i])
+                        << "broadcast " << k << " of a burst " << it << " on " << t.name;
+            dst = fresh(3 * (size_t)n);
+            late(1);
+            ASSERT_EQ(SYMH_OK, symh_long_fcollect(t.team, dst, src, 3));
+            for (int pe = 0; pe < n; ++pe)
+                for (size_t i = 0; i < 3; ++i)
+                    ASSERT_EQ(val(pe, i), dst[3 * pe + i]) << "fcollect " << it << " on " << t.name;
+            dst = fresh(4);
+            late(2);
+            ASSERT_EQ(SYMH_OK, symh_long_sum_reduce(t.team, dst, src, 4));
+            for (size_t i = 0; i < 4; ++i) {
+                long want = 0;
+                for (int pe = 0; pe < n; ++pe)
+                    want += val(pe, i);
+                ASSERT_EQ(want, dst[i]) << "sum " << it << " on " << t.name;
+            }
+            dst = fresh(2 * (size_t)n);
+            late(3);
+            ASSERT_EQ(SYMH_OK, symh_long_alltoall(t.team, dst, src, 2));
+            for (int pe = 0; pe < n; ++pe)
+                for (size_t i = 0; i < 2; ++i)
+                    ASSERT_EQ(val(pe, 2 * (size_t)mine + i), dst[2 * pe + i])
+                        << "alltoall " << it << " on " << t.name;
+            dst = fresh(big * (size_t)n);
+            late(4);
+            ASSERT_EQ(SYMH_OK, symh_long_fcollect(t.team, dst, src, big));
+            for (int pe = 0; pe < n; ++pe)
+                for (size_t i : { (size_t)0, big / 2, big - 1 })
+                    ASSERT_EQ(val(pe, i), dst[big * pe + i])
+                        << "large fcollect " << it << " on " << t.name;
+            dst = fresh((size_t)n * (size_t)(n + 1) / 2);
+            late(5);
+            ASSERT_EQ(SYMH_OK, symh_long_collect(t.team, dst, src, (size_t)mine + 1));
+            for (int pe = 0, at = 0; pe < n; at += ++pe)
+                for (int i = 0; i <= pe; ++i)
+                    ASSERT_EQ(val(pe, (size_t)i), dst[at + i])
+                        << "collect " << it << " on " << t.name;
+            dst = fresh(big);
+            late(6);
+            ASSERT_EQ(SYMH_OK, symh_long_broadcast(t.team, dst, src, big, root));
+            for (size_t i : { (size_t)0, big - 1 })
+                ASSERT_EQ(val(root, i), dst[i]) << "large broadcast " << it << " on " << t.name;
+        }
+    });
 }
 
 // ---- SYMH_CHECK_COLLECTIVES=1 ---------------------------------------------------------------
