@@ -34,11 +34,17 @@
 #define BENCH_POISON 0xa5
 
 typedef enum { OP_BCAST, OP_FCOLLECT, OP_ALLTOALL, OP_REDUCE, OP_COUNT } bench_op_t;
+/* The two sides of each operation, timed by the same batch (bench_batch). */
+typedef enum { SIDE_SYMH, SIDE_MPI, SIDE_COUNT } bench_side_t;
 
-static const char *const op_symh[OP_COUNT] = { "symh_broadcastmem", "symh_fcollectmem",
-                                               "symh_alltoallmem", "symh_long_sum_reduce" };
-static const char *const op_mpi[OP_COUNT] = { "MPI_Bcast", "MPI_Allgather", "MPI_Alltoall",
-                                              "MPI_Allreduce" };
+/* One call of one side at `size` bytes (a broadcast from `root`); 0 when it worked (SYMH_OK and
+ * MPI_SUCCESS are both 0). */
+typedef int (*bench_call_func_t)(size_t size, int root);
+
+typedef struct {
+    const char *name[SIDE_COUNT]; /* as the table's header and the error lines name them */
+    bench_call_func_t call[SIDE_COUNT];
+} bench_op_ops_t;
 
 typedef struct {
     size_t min, max;
@@ -63,8 +69,9 @@ static const struct {
 
 static struct {
     int me, npes;
-    char *src, *dst;   /* symmetric: npes * max (+ tail) bytes each */
-    char *msrc, *mdst; /* MPI's: private, page-aligned, the same sizes */
+    char *src, *dst;        /* symmetric: npes * max (+ tail) bytes each */
+    char *msrc, *mdst;      /* MPI's: private, page-aligned, the same sizes */
+    double *us[SIDE_COUNT]; /* each side's time per call of each repetition (--reps) */
 } bench;
 
 /* Bytes each PE receives per call of `op` at `size`. */
@@ -73,42 +80,88 @@ static size_t bench_moved(bench_op_t op, size_t size)
     return op == OP_FCOLLECT || op == OP_ALLTOALL ? size * (size_t)bench.npes : size;
 }
 
-/* The symheap call; its status. */
-static int bench_symh(bench_op_t op, size_t size, int root)
+/* symheap's calls, over the world team. */
+static int bench_symh_sync(size_t size, int root)
 {
-    switch (op) {
-    case OP_BCAST:
-        return symh_broadcastmem(SYMH_TEAM_WORLD, bench.dst, bench.src, size, root);
-    case OP_FCOLLECT:
-        return symh_fcollectmem(SYMH_TEAM_WORLD, bench.dst, bench.src, size);
-    case OP_ALLTOALL:
-        return symh_alltoallmem(SYMH_TEAM_WORLD, bench.dst, bench.src, size);
-    case OP_REDUCE:
-        return symh_long_sum_reduce(SYMH_TEAM_WORLD, (long *)bench.dst, (const long *)bench.src,
-                                    size / sizeof(long));
-    default:
-        return SYMH_ERR_INVALID_ARG;
-    }
+    (void)size;
+    (void)root;
+    return symh_team_sync(SYMH_TEAM_WORLD);
 }
 
-static int bench_mpi(bench_op_t op, size_t size)
+static int bench_symh_bcast(size_t size, int root)
 {
-    int n = (int)size;
-
-    switch (op) {
-    case OP_BCAST:
-        return MPI_Bcast(bench.mdst, n, MPI_BYTE, 0, MPI_COMM_WORLD);
-    case OP_FCOLLECT:
-        return MPI_Allgather(bench.msrc, n, MPI_BYTE, bench.mdst, n, MPI_BYTE, MPI_COMM_WORLD);
-    case OP_ALLTOALL:
-        return MPI_Alltoall(bench.msrc, n, MPI_BYTE, bench.mdst, n, MPI_BYTE, MPI_COMM_WORLD);
-    case OP_REDUCE:
-        return MPI_Allreduce(bench.msrc, bench.mdst, n / (int)sizeof(long), MPI_LONG, MPI_SUM,
-                             MPI_COMM_WORLD);
-    default:
-        return MPI_ERR_OTHER;
-    }
+    return symh_broadcastmem(SYMH_TEAM_WORLD, bench.dst, bench.src, size, root);
 }
+
+static int bench_symh_fcollect(size_t size, int root)
+{
+    (void)root;
+    return symh_fcollectmem(SYMH_TEAM_WORLD, bench.dst, bench.src, size);
+}
+
+static int bench_symh_alltoall(size_t size, int root)
+{
+    (void)root;
+    return symh_alltoallmem(SYMH_TEAM_WORLD, bench.dst, bench.src, size);
+}
+
+static int bench_symh_reduce(size_t size, int root)
+{
+    (void)root;
+    return symh_long_sum_reduce(SYMH_TEAM_WORLD, (long *)bench.dst, (const long *)bench.src,
+                                size / sizeof(long));
+}
+
+/* MPI's, on MPI_COMM_WORLD and its private buffers. */
+static int bench_mpi_sync(size_t size, int root)
+{
+    (void)size;
+    (void)root;
+    return MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static int bench_mpi_bcast(size_t size, int root)
+{
+    return MPI_Bcast(bench.mdst, (int)size, MPI_BYTE, root, MPI_COMM_WORLD);
+}
+
+static int bench_mpi_fcollect(size_t size, int root)
+{
+    (void)root;
+    return MPI_Allgather(bench.msrc, (int)size, MPI_BYTE, bench.mdst, (int)size, MPI_BYTE,
+                         MPI_COMM_WORLD);
+}
+
+static int bench_mpi_alltoall(size_t size, int root)
+{
+    (void)root;
+    return MPI_Alltoall(bench.msrc, (int)size, MPI_BYTE, bench.mdst, (int)size, MPI_BYTE,
+                        MPI_COMM_WORLD);
+}
+
+static int bench_mpi_reduce(size_t size, int root)
+{
+    (void)root;
+    return MPI_Allreduce(bench.msrc, bench.mdst, (int)(size / sizeof(long)), MPI_LONG, MPI_SUM,
+                         MPI_COMM_WORLD);
+}
+
+/* sync: one row, no size (0 below). */
+static const bench_op_ops_t bench_sync_ops = {
+    .name = { "symh_team_sync", "MPI_Barrier" },
+    .call = { bench_symh_sync, bench_mpi_sync },
+};
+
+static const bench_op_ops_t bench_ops[OP_COUNT] = {
+    [OP_BCAST] = { .name = { "symh_broadcastmem", "MPI_Bcast" },
+                   .call = { bench_symh_bcast, bench_mpi_bcast } },
+    [OP_FCOLLECT] = { .name = { "symh_fcollectmem", "MPI_Allgather" },
+                      .call = { bench_symh_fcollect, bench_mpi_fcollect } },
+    [OP_ALLTOALL] = { .name = { "symh_alltoallmem", "MPI_Alltoall" },
+                      .call = { bench_symh_alltoall, bench_mpi_alltoall } },
+    [OP_REDUCE] = { .name = { "symh_long_sum_reduce", "MPI_Allreduce" },
+                    .call = { bench_symh_reduce, bench_mpi_reduce } },
+};
 
 /* Word w of PE pe's source for the check with `seed` (splitmix64 of the three). */
 static uint64_t bench_word(int pe, size_t w, uint64_t seed)
@@ -189,8 +242,8 @@ static int bench_check(bench_op_t op, size_t size, uint64_t seed, int root, cons
             fprintf(stderr,
                     "bench_coll: WRONG RESULT (%s): %s at %zu bytes%s, %d PEs: PE %d word %zu of "
                     "%zu is 0x%016llx, expected 0x%016llx\n",
-                    when, op_symh[op], size, bench_root(op, root), bench.npes, bench.me, w, nw,
-                    (unsigned long long)d[w], (unsigned long long)want);
+                    when, bench_ops[op].name[SIDE_SYMH], size, bench_root(op, root), bench.npes,
+                    bench.me, w, nw, (unsigned long long)d[w], (unsigned long long)want);
             return 1;
         }
     }
@@ -199,11 +252,23 @@ static int bench_check(bench_op_t op, size_t size, uint64_t seed, int root, cons
             fprintf(stderr,
                     "bench_coll: WRONG RESULT (%s): %s at %zu bytes%s, %d PEs: PE %d: byte %zu "
                     "past the result's end was written\n",
-                    when, op_symh[op], size, bench_root(op, root), bench.npes, bench.me, w);
+                    when, bench_ops[op].name[SIDE_SYMH], size, bench_root(op, root), bench.npes,
+                    bench.me, w);
             return 1;
         }
     }
     return 0;
+}
+
+/* " at N bytes", or "" for the sync (size 0). */
+static const char *bench_at(size_t size)
+{
+    static char buf[40];
+
+    if (size == 0)
+        return "";
+    snprintf(buf, sizeof(buf), " at %zu bytes", size);
+    return buf;
 }
 
 /* Every PE's verdict; a wrong result or status anywhere ends the job (exit status 1). The
@@ -216,10 +281,8 @@ static void bench_verdict(int bad, const char *what, size_t size)
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any) {
         if (bench.me == 0)
-            fprintf(stderr,
-                    "bench_coll: %s failed at %zu bytes on %d PEs (lines above); no time "
-                    "reported\n",
-                    what, size, bench.npes);
+            fprintf(stderr, "bench_coll: %s failed%s on %d PEs (lines above); no time reported\n",
+                    what, bench_at(size), bench.npes);
         fflush(stdout);
         fflush(stderr);
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -236,74 +299,70 @@ static void bench_validate(bench_op_t op, size_t size)
     for (i = 2 - n; i < 2; ++i) {
         bench_fill(op, size, seed + (uint64_t)i);
         symh_barrier_all(); /* every PE's result poisoned before anyone writes it */
-        rc = bench_symh(op, size, roots[i]);
+        rc = bench_ops[op].call[SIDE_SYMH](size, roots[i]);
         if (rc != SYMH_OK) {
             fprintf(stderr, "bench_coll: %s at %zu bytes%s returned %d (%s) on PE %d\n",
-                    op_symh[op], size, bench_root(op, roots[i]), rc, symh_status_string(rc),
-                    bench.me);
+                    bench_ops[op].name[SIDE_SYMH], size, bench_root(op, roots[i]), rc,
+                    symh_status_string(rc), bench.me);
             bad = 1;
         } else {
             bad = bench_check(op, size, seed + (uint64_t)i, roots[i], "before timing");
         }
-        bench_verdict(bad, op_symh[op], size);
+        bench_verdict(bad, bench_ops[op].name[SIDE_SYMH], size);
     }
 }
 
-/* One batch of `iters` calls; *us the slowest PE's microseconds per call. */
-static void bench_batch(int mpi, bench_op_t op, size_t size, long iters, double *us)
+/* Every PE in before the clock starts, by the side's own barrier. */
+static void bench_start(bench_side_t side)
+{
+    if (side == SIDE_MPI)
+        MPI_Barrier(MPI_COMM_WORLD);
+    else
+        symh_barrier_all();
+}
+
+/* One batch of `iters` calls of one side; *us the slowest PE's microseconds per call. A failed
+ * call ends the job (bench_verdict). */
+static void bench_batch(const bench_op_ops_t *op, bench_side_t side, size_t size, long iters,
+                        double *us)
 {
     double t0, t;
     int bad = 0;
     long i;
 
-    if (mpi) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        t0 = MPI_Wtime();
-        for (i = 0; i < iters; ++i)
-            bad |= bench_mpi(op, size) != MPI_SUCCESS;
-        t = (MPI_Wtime() - t0) / (double)iters * 1e6;
-        if (bad) {
-            fprintf(stderr, "bench_coll: %s at %zu bytes failed on PE %d\n", op_mpi[op], size,
-                    bench.me);
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        }
-    } else {
-        symh_barrier_all();
-        t0 = MPI_Wtime();
-        for (i = 0; i < iters; ++i)
-            bad |= bench_symh(op, size, 0) != SYMH_OK;
-        t = (MPI_Wtime() - t0) / (double)iters * 1e6;
-        if (bad)
-            fprintf(stderr, "bench_coll: %s at %zu bytes failed in a timed call on PE %d\n",
-                    op_symh[op], size, bench.me);
-        bench_verdict(bad, op_symh[op], size);
-    }
+    bench_start(side);
+    t0 = MPI_Wtime();
+    for (i = 0; i < iters; ++i)
+        bad |= op->call[side](size, 0) != 0;
+    t = (MPI_Wtime() - t0) / (double)iters * 1e6;
+    if (bad)
+        fprintf(stderr, "bench_coll: %s%s failed in a timed call on PE %d\n", op->name[side],
+                bench_at(size), bench.me);
+    bench_verdict(bad, op->name[side], size);
     MPI_Allreduce(&t, us, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 }
 
-static void bench_sync_batch(int mpi, long iters, double *us)
+/* One batch of each side, symheap's first; their times in bench.us[side][r]. */
+static void bench_pair(const bench_op_ops_t *op, size_t size, long iters, int r)
 {
-    double t0, t;
-    int bad = 0;
-    long i;
+    int side;
 
-    if (mpi) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        t0 = MPI_Wtime();
-        for (i = 0; i < iters; ++i)
-            bad |= MPI_Barrier(MPI_COMM_WORLD) != MPI_SUCCESS;
-        t = (MPI_Wtime() - t0) / (double)iters * 1e6;
-    } else {
-        symh_barrier_all();
-        t0 = MPI_Wtime();
-        for (i = 0; i < iters; ++i)
-            bad |= symh_team_sync(SYMH_TEAM_WORLD) != SYMH_OK;
-        t = (MPI_Wtime() - t0) / (double)iters * 1e6;
-        if (bad)
-            fprintf(stderr, "bench_coll: symh_team_sync failed on PE %d\n", bench.me);
-        bench_verdict(bad, "symh_team_sync", 8);
-    }
-    MPI_Allreduce(&t, us, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    for (side = 0; side < SIDE_COUNT; ++side)
+        bench_batch(op, (bench_side_t)side, size, iters, &bench.us[side][r]);
+}
+
+/* A warm-up pair, then `reps` pairs, interleaved so that drift on the machine hits both sides
+ * alike; med[side] the median per side. */
+static void bench_time(const bench_op_ops_t *op, size_t size, long iters, int reps,
+                       double med[SIDE_COUNT])
+{
+    int r, side;
+
+    bench_pair(op, size, iters / 10 + 1, 0);
+    for (r = 0; r < reps; ++r)
+        bench_pair(op, size, iters, r);
+    for (side = 0; side < SIDE_COUNT; ++side)
+        med[side] = symh_bench_median(bench.us[side], (size_t)reps);
 }
 
 static int bench_parse(int argc, char **argv, bench_opts_t *o)
@@ -350,13 +409,13 @@ static const char *bench_ratio(char *buf, size_t len, double ratio, int goal, do
 int main(int argc, char **argv)
 {
     bench_opts_t o;
-    double *ss, *ms, med[OP_COUNT][2], sync_s, sync_m, lat[OP_COUNT], worst[OP_COUNT];
+    double med[OP_COUNT][SIDE_COUNT], sync_med[SIDE_COUNT], lat[OP_COUNT], worst[OP_COUNT];
     size_t worst_at[OP_COUNT], size, bytes;
     FILE *csv = NULL;
     const char *route = "self";
     char cell[OP_COUNT][32];
     char hostid[64];
-    int r, k, g, pe;
+    int k, g, pe;
 
     MPI_Init(&argc, &argv);
     if (bench_parse(argc, argv, &o) != 0) {
@@ -381,10 +440,10 @@ int main(int argc, char **argv)
     bench.dst = symh_align(4096, bytes);
     bench.msrc = aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
     bench.mdst = aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
-    ss = malloc((size_t)o.reps * sizeof(double));
-    ms = malloc((size_t)o.reps * sizeof(double));
+    bench.us[SIDE_SYMH] = malloc((size_t)o.reps * sizeof(double));
+    bench.us[SIDE_MPI] = malloc((size_t)o.reps * sizeof(double));
     if (bench.src == NULL || bench.dst == NULL || bench.msrc == NULL || bench.mdst == NULL ||
-        ss == NULL || ms == NULL) {
+        bench.us[SIDE_SYMH] == NULL || bench.us[SIDE_MPI] == NULL) {
         fprintf(stderr, "bench_coll: PE %d: no memory for 2 x %zu bytes (SYMH_HEAP_SIZE?)\n",
                 bench.me, bytes);
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -404,15 +463,7 @@ int main(int argc, char **argv)
     }
     g = o.goals >= 0 ? o.goals : strcmp(route, "self") == 0 || strcmp(route, "ipc") == 0 ? 1 : 2;
 
-    /* sync: one row. */
-    bench_sync_batch(0, o.iters / 10 + 1, &ss[0]);
-    bench_sync_batch(1, o.iters / 10 + 1, &ms[0]);
-    for (r = 0; r < o.reps; ++r) {
-        bench_sync_batch(0, o.iters, &ss[r]);
-        bench_sync_batch(1, o.iters, &ms[r]);
-    }
-    sync_s = symh_bench_median(ss, (size_t)o.reps);
-    sync_m = symh_bench_median(ms, (size_t)o.reps);
+    bench_time(&bench_sync_ops, 0, o.iters, o.reps, sync_med);
 
     if (bench.me == 0) {
         printf("%d PEs", bench.npes);
@@ -425,9 +476,10 @@ int main(int argc, char **argv)
         printf("\nmedians of %d repetitions, each the slowest PE's time per call of a batch\n\n",
                o.reps);
         printf("| sync | symh_team_sync (us) | MPI_Barrier (us) | ratio |\n|---|---|---|---|\n");
-        printf(
-            "| %d PEs | %.3f | %.3f | %s |\n\n", bench.npes, sync_s, sync_m,
-            bench_ratio(cell[0], sizeof(cell[0]), sync_s / sync_m, g != 0, goal_sets[g].lat_max));
+        printf("| %d PEs | %.3f | %.3f | %s |\n\n", bench.npes, sync_med[SIDE_SYMH],
+               sync_med[SIDE_MPI],
+               bench_ratio(cell[0], sizeof(cell[0]), sync_med[SIDE_SYMH] / sync_med[SIDE_MPI],
+                           g != 0, goal_sets[g].lat_max));
         if (o.csv != NULL && (csv = fopen(o.csv, "w")) == NULL) {
             perror(o.csv);
             MPI_Abort(MPI_COMM_WORLD, 1);
@@ -451,8 +503,7 @@ int main(int argc, char **argv)
      * their 16- and 64-byte rows). */
     for (k = 0; k < OP_COUNT; ++k) {
         bench_validate((bench_op_t)k, o.min);
-        bench_batch(0, (bench_op_t)k, o.min, o.iters, &ss[0]);
-        bench_batch(1, (bench_op_t)k, o.min, o.iters, &ms[0]);
+        bench_pair(&bench_ops[k], o.min, o.iters, 0);
     }
     for (size = o.min; size <= o.max; size *= 2) {
         for (k = 0; k < OP_COUNT; ++k) {
@@ -463,19 +514,11 @@ int main(int argc, char **argv)
             bench_validate(op, size);
             /* MPI's source: the same bytes as symheap's (which the check left in place). */
             memcpy(bench.msrc, bench.src, op == OP_ALLTOALL ? size * (size_t)bench.npes : size);
-            bench_batch(0, op, size, iters / 10 + 1, &ss[0]); /* warm up */
-            bench_batch(1, op, size, iters / 10 + 1, &ms[0]);
-            for (r = 0; r < o.reps; ++r) {
-                /* Interleaved per repetition, so drift on the machine hits both alike. */
-                bench_batch(0, op, size, iters, &ss[r]);
-                bench_batch(1, op, size, iters, &ms[r]);
-            }
+            bench_time(&bench_ops[op], size, iters, o.reps, med[k]);
             /* The timed calls' result too (broadcast from root 0, the source unchanged). */
             bench_verdict(
                 bench_check(op, size, ((uint64_t)size << 4) + (uint64_t)op + 1, 0, "after timing"),
-                op_symh[op], size);
-            med[k][0] = symh_bench_median(ss, (size_t)o.reps);
-            med[k][1] = symh_bench_median(ms, (size_t)o.reps);
+                bench_ops[op].name[SIDE_SYMH], size);
         }
         if (bench.me == 0) {
             for (k = 0; k < OP_COUNT; ++k) {
@@ -507,7 +550,7 @@ int main(int argc, char **argv)
     }
     if (bench.me == 0) {
         if (csv != NULL) {
-            fprintf(csv, "# sync_us symh=%.4f mpi=%.4f\n", sync_s, sync_m);
+            fprintf(csv, "# sync_us symh=%.4f mpi=%.4f\n", sync_med[SIDE_SYMH], sync_med[SIDE_MPI]);
             fclose(csv);
         }
         if (g != 0) {
@@ -516,7 +559,8 @@ int main(int argc, char **argv)
                    "|\n|---|---|---|---|---|---|\n",
                    goal_sets[g].name, bench.npes);
             printf("| 8 B: symh/MPI <= %.1f | %s", goal_sets[g].lat_max,
-                   bench_ratio(cell[0], sizeof(cell[0]), sync_s / sync_m, 1, goal_sets[g].lat_max));
+                   bench_ratio(cell[0], sizeof(cell[0]), sync_med[SIDE_SYMH] / sync_med[SIDE_MPI],
+                               1, goal_sets[g].lat_max));
             for (k = 0; k < OP_COUNT; ++k)
                 printf(" | %s", lat[k] > 0 ? bench_ratio(cell[k], sizeof(cell[k]), lat[k], 1,
                                                          goal_sets[g].lat_max)
@@ -535,8 +579,8 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     symh_barrier_all();
-    free(ss);
-    free(ms);
+    free(bench.us[SIDE_SYMH]);
+    free(bench.us[SIDE_MPI]);
     free(bench.msrc);
     free(bench.mdst);
     symh_free(bench.dst);

@@ -5,10 +5,13 @@
 // split/destroy cycles leaving nothing behind; the team limit (SYMH_TEAMS_MAX, default 64, the
 // predefined two included); arguments that differ between PEs; and misuse (an invalid or
 // destroyed team, a NULL output, a team that does not fit its parent), each a negative status
-// on every PE concerned, no hang and no crash.
+// on every PE concerned, no hang and no crash; and under SYMH_THREAD_MULTIPLE a second thread's
+// collective on a team another thread of its PE is in is refused, while another team works.
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <symheap.h>
@@ -710,6 +713,104 @@ TEST_F(TeamLimit, FourLiveTeamsThenEveryPeFailsTogether)
     unsetenv("SYMH_TEAMS_MAX");
     EXPECT_EQ(-1, symh_team_my_pe(SYMH_TEAM_WORLD));
     EXPECT_EQ(-1, symh_team_n_pes(SYMH_TEAM_WORLD));
+}
+
+// ---- threads (SYMH_THREAD_MULTIPLE, by the test's own symh_init_thread) ---------------------
+
+class TeamThreads : public SymhTest
+{
+};
+
+// Two threads of PE 0 call symh_long_sum_reduce on team `a` at once while the other PEs hold
+// back. Whichever claims the team waits inside for them; the other is refused at once
+// (SYMH_ERR_MISMATCH, one line, no result written on any PE) and, while the first is provably
+// still inside (the peers join it only when this thread tells them, after its next call), makes a
+// reduction on team `b` (the same PEs, another team), which works. Then the peers join the first
+// call on `a`, which completes, and `a` goes on in step.
+TEST_F(TeamThreads, SecondThreadOnTheSameTeamIsRefusedWhileAnotherTeamWorks)
+{
+    int provided = -1;
+    ASSERT_EQ(SYMH_OK, symh_init_thread(SYMH_THREAD_MULTIPLE, &provided));
+    ASSERT_EQ(SYMH_THREAD_MULTIPLE, provided) << "MPI does not provide MPI_THREAD_MULTIPLE here";
+    int n = npes();
+    const long sum = (long)n * (n + 1) / 2; // of every PE's me() + 1
+    TeamModel a = split(world(), "a", 0, 1, n), b = split(world(), "b", 0, 1, n);
+    // dest[0], dest[1]: thread 0's and thread 1's result on `a`; dest[2]: the result on `b`;
+    // go: set on the peers by the refused thread to 1 + the index of the thread inside `a`.
+    long *src = static_cast<long *>(symh_malloc(sizeof(long)));
+    long *dest = static_cast<long *>(symh_malloc(3 * sizeof(long)));
+    int *go = static_cast<int *>(symh_calloc(1, sizeof(int)));
+    ASSERT_NE(nullptr, src);
+    ASSERT_NE(nullptr, dest);
+    ASSERT_NE(nullptr, go);
+    *src = me() + 1;
+    for (int i = 0; i < 3; ++i)
+        dest[i] = -1;
+    symh_barrier_all(); // every PE's results poisoned before anyone writes them
+    symh_heap_stats_t before = heap_stats();
+    int inside = -1; // the thread whose call on `a` went through
+    if (me() == 0) {
+        int status[2] = { SYMH_ERR_INVALID_ARG, SYMH_ERR_INVALID_ARG };
+        std::atomic<bool> returned[2] = { { false }, { false } };
+        std::atomic<int> refused{ -1 };
+        std::string log = symh_captured_log([&] {
+            auto body = [&](int i) {
+                status[i] = symh_long_sum_reduce(a.team, dest + i, src, 1);
+                returned[i] = true;
+                if (status[i] == SYMH_OK)
+                    return;
+                // Refused: the other thread holds `a` and cannot leave it before the peers are
+                // told, below. A failure here ends the job at once (no peer is left waiting).
+                refused = i;
+                EXPECT_EQ(SYMH_ERR_MISMATCH, status[i]);
+                EXPECT_EQ(-1, dest[i]) << "the refused call wrote its result";
+                EXPECT_EQ(SYMH_OK, symh_long_sum_reduce(b.team, dest + 2, src, 1))
+                    << "a collective on another team was refused";
+                EXPECT_FALSE(returned[1 - i].load()) << "a call on a returned without its peers";
+                for (int pe = 1; pe < n; ++pe)
+                    symh_int_p(go, 2 - i, pe);
+            };
+            std::thread t0(body, 0), t1(body, 1);
+            t0.join();
+            t1.join();
+        });
+        ASSERT_NE(-1, refused.load()) << "both threads' calls on one team went through";
+        inside = 1 - refused.load();
+        EXPECT_EQ(SYMH_OK, status[inside]);
+        EXPECT_EQ(1u, log_lines(log)) << log;
+        EXPECT_EQ(1u, count_lines(log, "symh_long_sum_reduce: called on PE 0 while another thread "
+                                       "of this PE is in a collective on the same team"))
+            << log;
+    } else {
+        std::string log = symh_captured_log([&] {
+            EXPECT_EQ(SYMH_OK, symh_long_sum_reduce(b.team, dest + 2, src, 1));
+            symh_int_wait_until(go, SYMH_CMP_NE, 0);
+            inside = *go - 1;
+            EXPECT_EQ(SYMH_OK, symh_long_sum_reduce(a.team, dest + inside, src, 1));
+        });
+        EXPECT_EQ(0u, log_lines(log)) << log;
+    }
+    ASSERT_TRUE(inside == 0 || inside == 1);
+    symh_barrier_all();
+    EXPECT_EQ(sum, dest[inside]);
+    EXPECT_EQ(-1, dest[1 - inside]) << "the refused call wrote a result on PE " << me();
+    EXPECT_EQ(sum, dest[2]);
+    symh_heap_stats_t after = heap_stats();
+    EXPECT_EQ(before.used, after.used);
+    EXPECT_EQ(before.allocations, after.allocations);
+    // `a` in step on every PE: the refused call counted nowhere.
+    *src = 10 * (me() + 1);
+    symh_barrier_all();
+    EXPECT_EQ(SYMH_OK, symh_long_sum_reduce(a.team, dest + 1 - inside, src, 1));
+    EXPECT_EQ(10 * sum, dest[1 - inside]);
+    EXPECT_EQ(SYMH_OK, symh_team_sync(a.team));
+    destroy(b);
+    destroy(a);
+    symh_free(go);
+    symh_free(dest);
+    symh_free(src);
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    symh_finalize();
 }
 
 } // namespace
