@@ -4,6 +4,8 @@
 #   ipc: one node, symheap's default route (IPC) vs Open MPI's default (shared memory)
 #   ucx: every peer through SYMH_TRANSPORT=ucx, UCX_TLS=$UCX_TLS (default tcp,self), vs Open MPI
 #        forced onto the same UCX wire: --mca pml ucx --mca osc ucx (as bench/run_rma_nic.sh)
+#   ofi: every peer through SYMH_TRANSPORT=ofi with libfabric's tcp provider, vs the same Open MPI
+#        over UCX (Open MPI has no libfabric one-sided path; as bench/run_rma_nic.sh)
 #   nodes: pretend nodes of NODE_SIZE PEs (default 1; bench_coll --node-size, a SYMH_HOSTID per
 #        PE as bench/run_barrier.sh does), symheap's default routes between them (the NIC
 #        transport), vs the same Open MPI over UCX
@@ -11,7 +13,7 @@
 # the sizes in SIZES over every run (for docs/collectives.md), the goals per run, and, when
 # gnuplot is installed, a PNG of times and ratios vs size (PNG, default docs/collectives.png).
 # A wrong result or a failed call ends the script non-zero (bench_coll says which).
-# usage: [NPS="2 4"] [MODES="ipc ucx nodes"] [NODE_SIZE=1] [OUT=BUILD_DIR/bench]
+# usage: [NPS="2 4"] [MODES="ipc ucx nodes"] (or ofi) [NODE_SIZE=1] [OUT=BUILD_DIR/bench]
 #        [PNG=docs/collectives.png] [SIZES="8 64 ..."] [NIC_ITERS=200]
 #        bench/run_coll.sh [BUILD_DIR] [bench options...]
 set -euo pipefail
@@ -39,8 +41,10 @@ for mode in ${MODES:-ipc ucx nodes}; do
         case $mode in
         ipc) extra=() opts=() ;;
         ucx) extra=("${mpi_ucx[@]}" -x SYMH_TRANSPORT=ucx) opts=(--iters "$nic_iters") ;;
+        ofi) extra=("${mpi_ucx[@]}" -x SYMH_TRANSPORT=ofi -x SYMH_OFI_PROVIDER=tcp)
+            opts=(--iters "$nic_iters") ;;
         nodes) extra=("${mpi_ucx[@]}") opts=(--iters "$nic_iters" --node-size "$node_size") ;;
-        *) echo "run_coll.sh: unknown mode '$mode' (ipc, ucx or nodes)" >&2; exit 2 ;;
+        *) echo "run_coll.sh: unknown mode '$mode' (ipc, ucx, ofi or nodes)" >&2; exit 2 ;;
         esac
         # MPI waits as symheap does (src/core/core_wait.h): spinning while every PE has a core,
         # yielding when oversubscribed (4 PEs on 2 cores), whatever the caller's environment

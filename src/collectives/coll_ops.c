@@ -3,11 +3,12 @@
  * (coll_team.h): over shared memory when every member is mapped (a broadcast its readers copy from
  * the root once it posts, reductions where each member combines one slice read straight from
  * every member's source and stores it into every member's dest, pushes into peers' buffers for
- * the rest), and over each member's route otherwise (a binomial broadcast of puts into dest,
- * direct puts for collect/fcollect/alltoall, reductions whose chunks every member puts into every
- * member's scratch and each combines locally, in team order). Every algorithm ends when the data
- * has settled on every member as far as this PE's part goes, and the state it used (ctrl words,
- * scratch) may be used by the team's next call. */
+ * the rest), and over each member's route otherwise: small calls through the banks of the
+ * receivers' scratch without a sync (a binomial broadcast, Bruck's allgather, recursive doubling,
+ * direct all-to-all; "the NIC path's banks" below), large ones into dests directly and a closing
+ * sync (a binomial broadcast, direct puts, reduce-scatter + allgather), with node steps first
+ * where members map their node-mates. Every algorithm leaves the state it used (ctrl words,
+ * headers, scratch) ready for the team's next call. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,12 +287,6 @@ static int symh_coll_settle(struct symh_team *t, const char *func)
     return t->bank_uses > t->bank_synced ? symh_coll_team_sync(t, func) : SYMH_OK;
 }
 
-/* Tells team PE `pe` that this PE's data for `use` is in its bank (after symh_coll_team_order). */
-static int symh_coll_bank_post(const struct symh_team *t, int pe, uint64_t use)
-{
-    return symh_coll_team_post(t, pe, symh_coll_team_hdr_offset(use, t->my_pe), use);
-}
-
 /* Waits until team PE `pe`'s data for `use` is in this PE's bank. */
 static void symh_coll_bank_wait(const struct symh_team *t, int pe, uint64_t use, const char *func)
 {
@@ -300,16 +295,14 @@ static void symh_coll_bank_wait(const struct symh_team *t, int pe, uint64_t use,
         func, pe);
 }
 
-/* Puts `bytes` from this PE's `source` (in its bank) to `dest` (in its bank's coordinates) on
- * team PE `pe`, orders and posts: one message of a bank use. */
+/* Puts `bytes` from this PE's `source` (in its bank, which stays put until the bank's next use)
+ * to `dest` (in its bank's coordinates) on team PE `pe` and posts `use` to this PE's header there:
+ * one message of a bank use (symh_coll_team_put_signal). */
 static int symh_coll_bank_send(const struct symh_team *t, int pe, uint64_t use, char *dest,
                                const char *source, size_t bytes)
 {
-    int status = symh_coll_team_put(t, pe, dest, source, bytes);
-
-    if (status == SYMH_OK)
-        status = symh_coll_team_order(t);
-    return status == SYMH_OK ? symh_coll_bank_post(t, pe, use) : status;
+    return symh_coll_team_put_signal(t, pe, dest, source, bytes,
+                                     symh_coll_team_hdr_offset(use, t->my_pe), use);
 }
 
 /* Bruck's allgather of `bytes` from each member through the bank of one use: in round k (distance
@@ -451,17 +444,19 @@ static int symh_coll_bcast_nic(struct symh_team *t, char *dest, const char *sour
         symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + SYMH_TEAM_CTRL_BCAST),
                             t->calls, func, parent);
     }
+    if (small) {
+        for (m = mask; status == SYMH_OK && r + m < n; m <<= 1)
+            status = symh_coll_bank_send(t, (int)((r + m + root) % n), use, bank, bank, bytes);
+        return status;
+    }
     for (m = mask; status == SYMH_OK && r + m < n; m <<= 1)
-        status = symh_coll_team_put(t, (int)((r + m + root) % n), small ? bank : dest,
-                                    small ? bank : dest, bytes);
+        status = symh_coll_team_put(t, (int)((r + m + root) % n), dest, dest, bytes);
     if (status == SYMH_OK && r + mask < n)
         status = symh_coll_team_order(t);
     for (m = mask; status == SYMH_OK && r + m < n; m <<= 1)
-        status = small ? symh_coll_bank_post(t, (int)((r + m + root) % n), use)
-                       : symh_coll_team_post(t, (int)((r + m + root) % n), SYMH_TEAM_CTRL_BCAST,
-                                             t->calls);
-    /* A large one: no member starts the team's next call while its data may be on its way. */
-    if (status == SYMH_OK && !small)
+        status = symh_coll_team_post(t, (int)((r + m + root) % n), SYMH_TEAM_CTRL_BCAST, t->calls);
+    /* No member starts the team's next call while this one's data may be on its way. */
+    if (status == SYMH_OK)
         status = symh_coll_team_sync(t, func);
     return status;
 }
@@ -646,13 +641,8 @@ static int symh_coll_collect(const symh_coll_desc_t *d, symh_team_t team, void *
             if (status == SYMH_OK)
                 memcpy(bank + offset, source, bytes);
             for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe)
-                if (pe != t->my_pe && bytes > 0)
-                    status = symh_coll_team_put(t, pe, bank + offset, bank + offset, bytes);
-            if (status == SYMH_OK)
-                status = symh_coll_team_order(t);
-            for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe)
                 if (pe != t->my_pe)
-                    status = symh_coll_bank_post(t, pe, use);
+                    status = symh_coll_bank_send(t, pe, use, bank + offset, bank + offset, bytes);
             for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe)
                 if (pe != t->my_pe)
                     symh_coll_bank_wait(t, pe, use, d->func);
@@ -720,12 +710,9 @@ static int symh_coll_alltoalls_bank(struct symh_team *t, char *dest, const char 
         symh_coll_strided_copy(out + pe * block, 1, source + pe * nelems * (size_t)sst * es, sst,
                                nelems, es);
         if (pe != me)
-            status = symh_coll_team_put(t, (int)pe, bank + me * block, out + pe * block, block);
+            status =
+                symh_coll_bank_send(t, (int)pe, use, bank + me * block, out + pe * block, block);
     }
-    if (status == SYMH_OK)
-        status = symh_coll_team_order(t);
-    for (k = 1; k < t->n_pes && status == SYMH_OK; ++k)
-        status = symh_coll_bank_post(t, (int)((me + (size_t)k) % n), use);
     for (k = 0; k < t->n_pes && status == SYMH_OK; ++k) {
         size_t pe = (me + (size_t)k) % n;
 
@@ -935,14 +922,10 @@ static int symh_coll_reduce_nic(struct symh_team *t, const symh_coll_desc_t *d, 
             size_t s = (me + (size_t)k) % n, slo = q * s + (s < cnt % n ? s : cnt % n);
             size_t sm = q + (s < cnt % n ? 1 : 0);
 
-            status = symh_coll_team_put(t, (int)s, bank + me * block * es,
-                                        source + (off + slo) * es, sm * es);
+            status = symh_coll_team_put_signal(t, (int)s, bank + me * block * es,
+                                               source + (off + slo) * es, sm * es,
+                                               symh_coll_team_from_offset(t->my_pe), seq);
         }
-        if (status == SYMH_OK)
-            status = symh_coll_team_order(t);
-        for (k = 1; k < t->n_pes && status == SYMH_OK; ++k)
-            status = symh_coll_team_post(t, (int)((me + (size_t)k) % n),
-                                         symh_coll_team_from_offset(t->my_pe), seq);
         memcpy(bank + me * block * es, source + (off + lo) * es, m * es);
         for (k = 1; k < t->n_pes && status == SYMH_OK; ++k) {
             int pe = (int)((me + (size_t)k) % n);

@@ -561,6 +561,28 @@ int symh_coll_team_put(const struct symh_team *t, int pe, void *dest, const void
     return symh_tl_ops_of(world)->put_nbi(dest, source, bytes, world);
 }
 
+int symh_coll_team_put_signal(const struct symh_team *t, int pe, void *dest, const void *source,
+                              size_t bytes, size_t offset, uint64_t value)
+{
+    const symh_tl_ops_t *ops;
+    int world = t->pes[pe], status;
+
+    if (t->peers[pe] != NULL) {
+        if (bytes > 0)
+            memmove(symh_coll_team_peer_addr(t, pe, dest), source, bytes);
+        __atomic_store_n((uint64_t *)(void *)(t->peers[pe] + offset), value, __ATOMIC_RELEASE);
+        return SYMH_OK;
+    }
+    ops = symh_tl_ops_of(world);
+    if (ops->put_signal != NULL)
+        return ops->put_signal(dest, source, bytes, (uint64_t *)(void *)(t->mine + offset), value,
+                               world);
+    status = symh_coll_team_put(t, pe, dest, source, bytes);
+    if (status == SYMH_OK)
+        status = symh_coll_team_order(t);
+    return status == SYMH_OK ? symh_coll_team_post(t, pe, offset, value) : status;
+}
+
 /* ---- sync --------------------------------------------------------------------------------- */
 
 /* Every member adds 1 to team PE 0's arrival count; the one whose add completes the count of this
@@ -832,7 +854,6 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
     const char *why = ask->why;
     int n = parent->n_pes, me = parent->my_pe, pe, k, slot = -1, status, i, bad = -1, bad_arg = -1;
     int *pes = NULL, member_paths = 3;
-    uint64_t used = 0;
     char list[256];
     size_t len = 0;
 
@@ -945,10 +966,8 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
         if (pe == me) {
             slot = s;
             member_paths = team_paths;
-            used = team_used;
         }
     }
-    (void)used;
     if (ask->size == 0)
         return symh_status_set(SYMH_OK); /* left out: SYMH_TEAM_INVALID */
     status = symh_team_setup(&symh_teams.pool[slot], slot, pes, ask->size, member_paths,

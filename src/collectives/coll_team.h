@@ -167,6 +167,13 @@ int symh_coll_team_wait_equal(const struct symh_team *t, const uint64_t *words, 
  * wait for the target (a signal, not a round-trip atomic) cannot be confused with another: the
  * next value to the same word is ordered behind it by the next order or sync. */
 int symh_coll_team_post(const struct symh_team *t, int pe, size_t offset, uint64_t value);
+/* Puts `bytes` from local `source` to symmetric `dest` on team PE `pe`, then posts `value` to the
+ * word at `offset` of its slot, the data visible there before the value: one message where the
+ * route has put_signal (UCX), else a put, symh_coll_team_order and a post. `source` may be reused
+ * on return only where the route's put_signal or a mapped copy took it (else at the next sync);
+ * the callers send from memory that stays put until then. */
+int symh_coll_team_put_signal(const struct symh_team *t, int pe, void *dest, const void *source,
+                              size_t bytes, size_t offset, uint64_t value);
 /* Orders the data this PE sent to members before the signals it sends next. */
 int symh_coll_team_order(const struct symh_team *t);
 /* Puts `bytes` from local `source` (symmetric or this PE's slot) to symmetric `dest` on team PE

@@ -6,6 +6,7 @@
 #define SYMH_TL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The transports, in the order of the table below (and of SYMH_TRANSPORT=auto's preference among
  * the NIC transports: UCX before libfabric). */
@@ -45,6 +46,13 @@ typedef struct {
     int (*fence)(void);
     int (*quiet)(void);
     int (*progress)(void);
+    /* `bytes` from local `source` to symmetric `dest` on `pe`, then the 8-byte `value` stored into
+     * the symmetric word `signal` there, visible only after the data: one message (a UCX active
+     * message), where a put, a fence and a put would take two. Returns with `source` reusable;
+     * quiet completes it. NULL where the transport has no such message (the caller then puts,
+     * fences and puts the signal). */
+    int (*put_signal)(void *dest, const void *source, size_t bytes, uint64_t *signal,
+                      uint64_t value, int pe);
 } symh_tl_ops_t;
 
 /* Load/store through the mapped windows of tl_ipc.c (node-local peers and this PE). */

@@ -37,7 +37,19 @@ static struct {
     int my_pe;
     long nbi_pending; /* put_nbi/get_nbi requests whose callback has not come yet */
     int nbi_status;   /* SYMH_ERR_TRANSPORT when a put_nbi/get_nbi failed since the last quiet */
+    char *base;       /* key slot 0 here: [base, base + length) (internal area and heap) */
+    size_t length;
 } symh_ucx;
+
+/* The active message of put_signal (symh_tl_ucx_put_signal): its id, and its header, offsets in
+ * key slot 0 (the same on every PE). */
+#define SYMH_TL_UCX_AM_PUT_SIGNAL 1
+typedef struct {
+    uint64_t dest;   /* offset of the data's destination */
+    uint64_t signal; /* offset of the signal word */
+    uint64_t value;
+    uint64_t bytes;
+} symh_tl_ucx_put_signal_t;
 
 static uint64_t symh_tl_ucx_now_ns(void)
 {
@@ -244,6 +256,41 @@ static void symh_tl_ucx_fini(void)
     symh_ucx.n_pes = 0;
 }
 
+/* Whether [offset, offset + bytes) lies in key slot 0 here. */
+static int symh_tl_ucx_in_slot0(uint64_t offset, uint64_t bytes)
+{
+    return offset <= symh_ucx.length && bytes <= symh_ucx.length - offset;
+}
+
+/* A put_signal arriving (in this PE's ucp_worker_progress): the data, then the signal with
+ * release order, so whoever sees the signal sees the data. Eager only (the sender says so), so
+ * the data is here in full. A header that does not fit key slot 0 is refused with one line (a
+ * peer of this job sent it, but nothing outside the slot is written). */
+static ucs_status_t symh_tl_ucx_am_put_signal(void *arg, const void *header, size_t header_length,
+                                              void *data, size_t length,
+                                              const ucp_am_recv_param_t *param)
+{
+    symh_tl_ucx_put_signal_t h;
+    (void)arg;
+    if (header_length != sizeof(h) || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0) {
+        symh_error("UCX: a put_signal message of the wrong form (header %zu bytes) dropped",
+                   header_length);
+        return UCS_OK;
+    }
+    memcpy(&h, header, sizeof(h));
+    if (h.bytes != length || !symh_tl_ucx_in_slot0(h.dest, h.bytes) ||
+        !symh_tl_ucx_in_slot0(h.signal, sizeof(uint64_t)) || h.signal % sizeof(uint64_t) != 0) {
+        symh_error("UCX: a put_signal of %zu bytes to offset %" PRIu64 ", signal %" PRIu64
+                   ", outside this PE's window; dropped",
+                   length, h.dest, h.signal);
+        return UCS_OK;
+    }
+    if (length > 0)
+        memcpy(symh_ucx.base + h.dest, data, length);
+    __atomic_store_n((uint64_t *)(void *)(symh_ucx.base + h.signal), h.value, __ATOMIC_RELEASE);
+    return UCS_OK;
+}
+
 /* The local steps of init before the address exchange: context, worker, our address. */
 static int symh_tl_ucx_open(int thread_multiple, ucp_address_t **address, size_t *address_size)
 {
@@ -254,7 +301,7 @@ static int symh_tl_ucx_open(int thread_multiple, ucp_address_t **address, size_t
     ucp_params_t params = {
         .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_REQUEST_SIZE |
                       UCP_PARAM_FIELD_MT_WORKERS_SHARED,
-        .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64,
+        .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_AM,
         .request_size = 0,
         .mt_workers_shared = thread_multiple ? 1 : 0,
     };
@@ -283,6 +330,14 @@ static int symh_tl_ucx_open(int thread_multiple, ucp_address_t **address, size_t
             return SYMH_ERR_TRANSPORT;
         }
     }
+    ucp_am_handler_param_t am = {
+        .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB,
+        .id = SYMH_TL_UCX_AM_PUT_SIGNAL,
+        .cb = symh_tl_ucx_am_put_signal,
+    };
+    status = ucp_worker_set_am_recv_handler(symh_ucx.worker, &am);
+    if (status != UCS_OK)
+        return symh_tl_ucx_fail("ucp_worker_set_am_recv_handler", status);
     status = ucp_worker_get_address(symh_ucx.worker, address, address_size);
     if (status != UCS_OK) {
         *address = NULL;
@@ -322,6 +377,8 @@ static int symh_tl_ucx_init(void *base, size_t length, int thread_multiple)
     symh_ucx.n_slots = symh_tl_nic_n_slots;
     symh_ucx.nbi_status = SYMH_OK;
     symh_ucx.nbi_pending = 0;
+    symh_ucx.base = base;
+    symh_ucx.length = length;
     /* A PE that fails a step below still takes part in every exchange after it (carrying the
      * failure), so all PEs leave init together. */
     int status = SYMH_OK;
@@ -625,6 +682,37 @@ static int symh_tl_ucx_quiet(void)
     return rc;
 }
 
+/* One eager active message (the header names the data's and the signal's offsets in key slot 0),
+ * waited for until the source is reusable. Both ends must lie in key slot 0 (the internal area
+ * and heap): a symmetric region elsewhere takes the put, fence, put of the caller instead. */
+static int symh_tl_ucx_put_signal(void *dest, const void *source, size_t bytes, uint64_t *signal,
+                                  uint64_t value, int pe)
+{
+    symh_tl_ucx_put_signal_t h = {
+        .dest = (uint64_t)((char *)dest - symh_ucx.base),
+        .signal = (uint64_t)((char *)signal - symh_ucx.base),
+        .value = value,
+        .bytes = bytes,
+    };
+    if (pe < 0 || pe >= symh_ucx.n_pes || symh_ucx.eps == NULL || symh_ucx.eps[pe] == NULL) {
+        symh_error("UCX: no endpoint to PE %d", pe);
+        return SYMH_ERR_INVALID_ARG;
+    }
+    if ((char *)dest < symh_ucx.base || (char *)signal < symh_ucx.base ||
+        !symh_tl_ucx_in_slot0(h.dest, bytes) || !symh_tl_ucx_in_slot0(h.signal, sizeof(*signal))) {
+        symh_error("UCX: put_signal to %p + %zu (signal %p) outside the internal area and heap",
+                   dest, bytes, (void *)signal);
+        return SYMH_ERR_INVALID_ARG;
+    }
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+        .flags = UCP_AM_SEND_FLAG_EAGER,
+    };
+    return symh_tl_ucx_wait(ucp_am_send_nbx(symh_ucx.eps[pe], SYMH_TL_UCX_AM_PUT_SIGNAL, &h,
+                                            sizeof(h), source, bytes, &param),
+                            "ucp_am_send_nbx");
+}
+
 static int symh_tl_ucx_progress(void)
 {
     if (symh_ucx.worker != NULL)
@@ -644,6 +732,7 @@ const symh_tl_nic_t symh_tl_ucx = {
             .fence = symh_tl_ucx_fence,
             .quiet = symh_tl_ucx_quiet,
             .progress = symh_tl_ucx_progress,
+            .put_signal = symh_tl_ucx_put_signal,
         },
     .init = symh_tl_ucx_init,
     .fini = symh_tl_ucx_fini,
