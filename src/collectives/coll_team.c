@@ -534,16 +534,23 @@ int symh_coll_team_post(const struct symh_team *t, int pe, size_t offset, uint64
 {
     char *mapped = t->peers[pe];
     uint64_t *out = (uint64_t *)(void *)(t->mine + SYMH_TEAM_CTRL_VALUE + 8);
+    const symh_tl_ops_t *ops;
     int world = t->pes[pe];
 
     if (mapped != NULL) {
         __atomic_store_n((uint64_t *)(void *)(mapped + offset), value, __ATOMIC_RELEASE);
         return SYMH_OK;
     }
-    /* From the slot's outbox word, which the NIC has registered (a stack word is not, for
-     * providers that want local descriptors); the blocking put returns with it reusable. */
+    /* A put_signal of no data where the route has it (one message, where UCX's put over tcp is
+     * a message and its acknowledgement); else a put from the slot's outbox word, which the NIC
+     * has registered (a stack word is not, for providers that want local descriptors), that
+     * returns with it reusable. */
+    ops = symh_tl_ops_of(world);
+    if (ops->put_signal != NULL)
+        return ops->put_signal(t->mine + offset, NULL, 0, (uint64_t *)(void *)(t->mine + offset),
+                               value, world);
     *out = value;
-    return symh_tl_ops_of(world)->put(t->mine + offset, out, sizeof(*out), world);
+    return ops->put(t->mine + offset, out, sizeof(*out), world);
 }
 
 int symh_coll_team_put(const struct symh_team *t, int pe, void *dest, const void *source,

@@ -57,7 +57,7 @@
 #define SYMH_TEAM_CTRL_SIZE    (9 * SYMH_TEAM_LINE + 32 * 8)
 #define SYMH_TEAM_RECORD       64
 /* The scratch of a team over the NIC holds this many banks for its small collectives. */
-#define SYMH_TEAM_BANKS 4
+#define SYMH_TEAM_BANKS 8
 
 /* The agreement record of one PE: what it was asked (op, args), what it found (status), and for a
  * split the slots in use on it and whether it maps its new team. */

@@ -941,7 +941,7 @@ TEST_F(Collectives, TenThousandMixedCollectivesFinish)
 
 // Every kind back to back with no sync between the calls, and a member a few milliseconds late in
 // turn. Over the NIC the small calls end without a sync (through the banks of coll_ops.c, a sync
-// in four at most): no call may reuse a bank that a late member still reads. Large calls (past a
+// in eight at most): no call may reuse a bank that a late member still reads. Large calls (past a
 // bank of the default scratch) are mixed in; they write dests directly. Each call has a dest of
 // its own (the specification leaves a dest's reuse to the program: it must be ready to accept the
 // data on every member), and every result is checked.
@@ -951,7 +951,7 @@ TEST_F(Collectives, BackToBackWithALateMember)
         const int n = t.size(), mine = t.index_of(me());
         long *src = reinterpret_cast<long *>(suite->src);
         long *next = reinterpret_cast<long *>(suite->dst);
-        const size_t big = 2100; // fcollect of 16.8 KB per member: past a 16 KiB bank
+        const size_t big = 2100; // fcollect of 16.8 KB per member: past an 8 KiB bank
         auto fresh = [&](size_t count) {
             long *at = next;
             next += (count + 7) / 8 * 8;
