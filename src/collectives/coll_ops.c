@@ -909,8 +909,6 @@ static int symh_coll_reduce_nic(struct symh_team *t, const symh_coll_desc_t *d, 
     size_t block = half / n / es, me = (size_t)t->my_pe, off;
     int k, status = symh_coll_settle(t, d->func);
 
-    if (block > SYMH_COLL_TMP_BYTES / es * 4)
-        block = SYMH_COLL_TMP_BYTES / es * 4;
     for (off = 0; off < nreduce && status == SYMH_OK; off += block * n) {
         size_t cnt = nreduce - off < block * n ? nreduce - off : block * n, q = cnt / n;
         size_t lo = q * me + (me < cnt % n ? me : cnt % n), m = q + (me < cnt % n ? 1 : 0);
