@@ -30,6 +30,9 @@ typedef struct {
     int n_nodes;
     int *node_of_pe;  /* n_pes entries: node index, numbered in order of each node's first PE */
     int thread_level; /* the SYMH_THREAD_* level symh_boot_start provided */
+    /* PEs sharing this machine's cores (MPI's shared-memory domain, whatever SYMH_HOSTID says):
+     * what the wait loops ask when they choose between spinning and yielding. */
+    int machine_n_pes;
 } symh_boot_info_t;
 
 /* Valid between symh_boot_start and symh_boot_stop. */

@@ -17,7 +17,7 @@
 #include "core/core_wait.h"
 
 const symh_boot_ops_t *symh_boot;
-symh_boot_info_t symh_boot_info = { -1, -1, -1, -1, 0, NULL, 0 };
+symh_boot_info_t symh_boot_info = { -1, -1, -1, -1, 0, NULL, 0, 0 };
 
 static void (*_Atomic symh_boot_progress)(void);
 
@@ -307,6 +307,22 @@ static int symh_boot_leaders_by_shm(int *leader)
     return symh_boot->allgather(&mine, leader, sizeof(int));
 }
 
+/* The number of PEs in this PE's shared-memory domain. */
+static int symh_boot_machine_pes(int *count)
+{
+    MPI_Comm shm;
+    int status;
+
+    status = symh_boot_mpi_status(MPI_Comm_split_type(symh_boot_mpi.comm, MPI_COMM_TYPE_SHARED,
+                                                      symh_boot_info.my_pe, MPI_INFO_NULL, &shm),
+                                  "MPI_Comm_split_type");
+    if (status != SYMH_OK)
+        return status;
+    status = symh_boot_mpi_status(MPI_Comm_size(shm, count), "MPI_Comm_size");
+    MPI_Comm_free(&shm);
+    return status;
+}
+
 int symh_boot_group_nodes(const char *hostid)
 {
     int n = symh_boot_info.n_pes, me = symh_boot_info.my_pe, pe;
@@ -319,7 +335,7 @@ int symh_boot_group_nodes(const char *hostid)
     symh_boot_hostid_t *order = by_hostid ? symh_fault_malloc((size_t)n * sizeof(*order),
                                                               "boot: node grouping by SYMH_HOSTID")
                                           : NULL;
-    int status = SYMH_OK;
+    int status = SYMH_OK, machine = 0;
 
     if (leader == NULL || node == NULL || (by_hostid && (ids == NULL || order == NULL))) {
         symh_error("symh_init: out of memory grouping %d PEs into nodes", n);
@@ -332,6 +348,9 @@ int symh_boot_group_nodes(const char *hostid)
                            : symh_boot_leaders_by_shm(leader);
     free(order);
     free(ids);
+    /* Pretend nodes share the machine's cores with each other. */
+    if (status == SYMH_OK && by_hostid)
+        status = symh_boot_machine_pes(&machine);
     if (status != SYMH_OK)
         goto err;
 
@@ -348,6 +367,7 @@ int symh_boot_group_nodes(const char *hostid)
         ++symh_boot_info.local_n_pes;
     }
     free(leader);
+    symh_boot_info.machine_n_pes = by_hostid ? machine : symh_boot_info.local_n_pes;
     symh_boot_info.node_of_pe = node;
     symh_debug("node %d of %d: local PE %d of %d%s%s", node[me], symh_boot_info.n_nodes,
                symh_boot_info.local_pe, symh_boot_info.local_n_pes,
@@ -374,7 +394,7 @@ void symh_boot_stop(void)
     }
     symh_boot_mpi.comm = MPI_COMM_NULL;
     free(symh_boot_info.node_of_pe);
-    symh_boot_info = (symh_boot_info_t){ -1, -1, -1, -1, 0, NULL, 0 };
+    symh_boot_info = (symh_boot_info_t){ -1, -1, -1, -1, 0, NULL, 0, 0 };
     symh_boot = NULL;
     symh_boot_mpi.up = 0;
     symh_log_set_pe(-1);

@@ -198,11 +198,11 @@ static void symh_coll_barrier_setup_shm(void)
     }
     while ((1L << symh_cb.digit_bits) <= n)
         ++symh_cb.digit_bits;
-    symh_cb.spin = cpus > 0 && symh_boot_info.local_n_pes <= cpus
+    symh_cb.spin = cpus > 0 && symh_boot_info.machine_n_pes <= cpus
                        ? SYMH_COLL_BARRIER_SPIN_OWN_CORE
                        : SYMH_COLL_BARRIER_SPIN_OVERSUBSCRIBED;
     /* The counter holds the arrival count and one digit per class in 64 bits: up to 4095 PEs. */
-    symh_cb.central = (symh_boot_info.local_n_pes > cpus || n <= SYMH_COLL_BARRIER_CENTRAL_MAX) &&
+    symh_cb.central = (symh_boot_info.machine_n_pes > cpus || n <= SYMH_COLL_BARRIER_CENTRAL_MAX) &&
                       symh_cb.digit_bits * (SYMH_COLL_CLASSES + 1) <= 64;
     symh_cb.shm = 1;
     symh_debug("barrier: shared memory, %s, spin %u",

@@ -271,7 +271,7 @@ static int symh_team_setup(struct symh_team *t, int slot, int *pes, int n, int p
         free(pes);
         return SYMH_ERR_NO_MEMORY;
     }
-    t->spin = cpus > 0 && symh_boot_info.local_n_pes <= cpus ? SYMH_TEAM_SPIN_OWN : 0;
+    t->spin = cpus > 0 && symh_boot_info.machine_n_pes <= cpus ? SYMH_TEAM_SPIN_OWN : 0;
     if (config != NULL)
         t->config = *config;
     symh_teams.used |= (uint64_t)1 << slot;
