@@ -259,25 +259,38 @@ static int symh_coll_alone(struct symh_team *t, void *dest, const void *source, 
 /* ---- the NIC path's banks ---------------------------------------------------------------------
  *
  * Small collectives of a team over the NIC (neither all mapped nor with node steps) end without a
- * sync: every message goes into a bank of its receiver's scratch (SYMH_TEAM_BANKS banks, one per
- * use of the team, round robin) and is announced by a post of the use's number into the header
- * word that its sender owns in that bank (symh_coll_team_hdr_offset); the receiver waits for the
- * header and reads the bank. A bank is written again SYMH_TEAM_BANKS uses later, and a member may
- * do so only once every member has finished the earlier use: a team sync at least every
- * SYMH_TEAM_BANKS uses guarantees it (a member enters a sync only after leaving its earlier
- * calls), so a small collective costs one sync in SYMH_TEAM_BANKS instead of one each. A
- * collective that writes into members' dests or their whole scratch directly starts with a sync
- * when some use is not yet settled (symh_coll_settle): a member still copying a bank into its
- * dest must not have that dest written by a later call meanwhile. */
+ * sync: every message goes into a bank of its receiver's scratch and is announced by a post of
+ * the bank use's number into the header word its sender owns in that use's row
+ * (symh_coll_team_hdr_offset); the receiver waits for the header and reads the bank. Each use
+ * takes the next free bytes of the scratch (a ring that every member advances alike, since every
+ * member makes the same calls with the same sizes) and one header row, and nothing is written
+ * twice between two syncs of the team: when the scratch or the SYMH_TEAM_USES rows run out, the
+ * next use starts with a sync (a member enters one only after leaving its earlier calls, so every
+ * bank and row is free again after it). A small collective costs one sync in up to
+ * SYMH_TEAM_USES instead of one each. A collective that writes into members' dests or their whole
+ * scratch directly starts with a sync when some use is not yet settled (symh_coll_settle): a
+ * member still copying a bank into its dest must not have that dest written by a later call. */
 
-/* The next bank use (after the sync it may need). */
-static int symh_coll_bank_begin(struct symh_team *t, const char *func, uint64_t *use)
+/* The largest bank a small collective takes: a quarter of the scratch. */
+static size_t symh_coll_bank_max(void)
 {
+    return symh_coll_team_scratch_size() / 4;
+}
+
+/* The next bank use, of `bytes`: *bank is where its data lies in every member's scratch (this
+ * PE's own here), after the sync it may need. */
+static int symh_coll_bank_begin(struct symh_team *t, size_t bytes, const char *func, uint64_t *use,
+                                char **bank)
+{
+    size_t need = (bytes + SYMH_TEAM_LINE - 1) / SYMH_TEAM_LINE * SYMH_TEAM_LINE;
     int status = SYMH_OK;
 
-    if (t->bank_uses + 1 > t->bank_synced + SYMH_TEAM_BANKS)
+    if (t->bank_uses + 1 > t->bank_synced + SYMH_TEAM_USES ||
+        t->ring + need > symh_coll_team_scratch_size())
         status = symh_coll_team_sync(t, func);
     *use = ++t->bank_uses;
+    *bank = symh_coll_team_scratch(t) + t->ring;
+    t->ring += need;
     return status;
 }
 
@@ -317,8 +330,7 @@ static int symh_coll_bruck(struct symh_team *t, const char *source, size_t bytes
     char *bank;
     long dist;
 
-    status = symh_coll_bank_begin(t, func, &use);
-    bank = symh_coll_team_bank(t, use);
+    status = symh_coll_bank_begin(t, (size_t)n * bytes, func, &use, &bank);
     *blocks = bank;
     if (status != SYMH_OK)
         return status;
@@ -417,16 +429,14 @@ static int symh_coll_bcast_nic(struct symh_team *t, char *dest, const char *sour
                                int root, const char *func)
 {
     int n = t->n_pes, r = (t->my_pe - root + n) % n, status, parent = -1;
-    int small = bytes <= symh_coll_team_bank_size();
+    int small = bytes <= symh_coll_bank_max();
     long mask = 1, m;
     uint64_t use = 0;
     char *bank = NULL;
 
-    status = small ? symh_coll_bank_begin(t, func, &use) : symh_coll_settle(t, func);
+    status = small ? symh_coll_bank_begin(t, bytes, func, &use, &bank) : symh_coll_settle(t, func);
     if (status != SYMH_OK)
         return status;
-    if (small)
-        bank = symh_coll_team_bank(t, use);
     if (r != 0) {
         while ((mask << 1) <= r)
             mask <<= 1;
@@ -532,7 +542,7 @@ static int symh_coll_broadcast(const symh_coll_desc_t *d, symh_team_t team, void
 /* Whether the team takes the NIC path's banks for `bytes` of one use. */
 static int symh_coll_banked(const struct symh_team *t, size_t bytes)
 {
-    return !t->all_mapped && !t->hier && bytes <= symh_coll_team_bank_size();
+    return !t->all_mapped && !t->hier && bytes <= symh_coll_bank_max();
 }
 
 /* Puts this PE's `bytes` at `offset` of every member's dest, then syncs. */
@@ -635,8 +645,7 @@ static int symh_coll_collect(const symh_coll_desc_t *d, symh_team_t team, void *
             char *bank;
 
             local = symh_coll_check_buffer(t, d->func, "dest", dest, total);
-            status = symh_coll_bank_begin(t, d->func, &use);
-            bank = symh_coll_team_bank(t, use);
+            status = symh_coll_bank_begin(t, total, d->func, &use, &bank);
             /* Each member's data at its offset of every member's bank, then dest from the bank. */
             if (status == SYMH_OK)
                 memcpy(bank + offset, source, bytes);
@@ -700,9 +709,8 @@ static int symh_coll_alltoalls_bank(struct symh_team *t, char *dest, const char 
     size_t block = nelems * es, n = (size_t)t->n_pes, me = (size_t)t->my_pe;
     uint64_t use;
     char *bank, *out;
-    int status = symh_coll_bank_begin(t, func, &use), k;
+    int status = symh_coll_bank_begin(t, 2 * n * block, func, &use, &bank), k;
 
-    bank = symh_coll_team_bank(t, use);
     out = bank + n * block;
     for (k = 1; k <= t->n_pes && status == SYMH_OK; ++k) {
         size_t pe = (me + (size_t)k) % n;
@@ -856,8 +864,7 @@ static int symh_coll_reduce_bank(struct symh_team *t, const symh_coll_desc_t *d,
 
     while (p2 * 2 <= n)
         p2 *= 2;
-    status = symh_coll_bank_begin(t, d->func, &use);
-    bank = symh_coll_team_bank(t, use);
+    status = symh_coll_bank_begin(t, bytes * symh_coll_reduce_bank_parts(n), d->func, &use, &bank);
     acc = bank;
     if (status != SYMH_OK)
         return status;

@@ -90,7 +90,7 @@ static void symh_team_layout(int n_pes, size_t *from, size_t *hdr, size_t *recor
     s = symh_team_round_up(s, SYMH_TEAM_LINE);
     *from = SYMH_TEAM_CTRL_SIZE;
     *hdr = symh_team_round_up(*from + (size_t)n_pes * sizeof(uint64_t), SYMH_TEAM_LINE);
-    *records = symh_team_round_up(*hdr + SYMH_TEAM_BANKS * (size_t)n_pes * sizeof(uint64_t),
+    *records = symh_team_round_up(*hdr + SYMH_TEAM_USES * (size_t)n_pes * sizeof(uint64_t),
                                   SYMH_TEAM_LINE);
     *scratch_off = *records + 2 * (size_t)n_pes * SYMH_TEAM_RECORD;
     *scratch = s;
@@ -170,18 +170,8 @@ size_t symh_coll_team_from_offset(int pe)
 size_t symh_coll_team_hdr_offset(uint64_t use, int pe)
 {
     return symh_teams.hdr_off +
-           ((size_t)(use % SYMH_TEAM_BANKS) * (size_t)symh_boot_info.n_pes + (size_t)pe) *
+           ((size_t)(use % SYMH_TEAM_USES) * (size_t)symh_boot_info.n_pes + (size_t)pe) *
                sizeof(uint64_t);
-}
-
-char *symh_coll_team_bank(const struct symh_team *t, uint64_t use)
-{
-    return symh_coll_team_scratch(t) + (size_t)(use % SYMH_TEAM_BANKS) * symh_coll_team_bank_size();
-}
-
-size_t symh_coll_team_bank_size(void)
-{
-    return symh_teams.scratch / SYMH_TEAM_BANKS / SYMH_TEAM_LINE * SYMH_TEAM_LINE;
 }
 
 static char *symh_team_slot_base(int slot)
@@ -684,6 +674,7 @@ int symh_coll_team_sync(struct symh_team *t, const char *func)
     status = symh_team_sync_nic(t, func);
     /* Every member has left its earlier calls, so every bank they used is free again. */
     t->bank_synced = t->bank_uses;
+    t->ring = 0;
     if (status != SYMH_OK)
         symh_error("%s: the team's sync failed on PE %d: %s", func, symh_boot_info.my_pe,
                    symh_status_string(status));

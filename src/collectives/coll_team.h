@@ -9,8 +9,8 @@
  *   ctrl     words the algorithms signal and poll (SYMH_TEAM_CTRL_*), one 64-byte line each
  *   from     one counter per team PE: data signals from that PE (the NIC path of reductions),
  *            or small broadcasts of that PE this PE has read (the shared-memory path)
- *   hdr      SYMH_TEAM_BANKS rows of one word per team PE: the last bank use whose data that PE
- *            has put into the bank (the NIC path's small collectives)
+ *   hdr      SYMH_TEAM_USES rows of one word per team PE: the last bank use whose data that PE
+ *            has put here (the NIC path's small collectives)
  *   records  two banks of one 64-byte agreement record per team PE (by the parity of the agreement)
  *   scratch  SYMH_COLL_SCRATCH bytes: what no user buffer can hold (a reduction's incoming chunks,
  *            collect's sizes); a collective larger than it is pipelined through it.
@@ -56,8 +56,9 @@
 #define SYMH_TEAM_CTRL_DISS    (9 * SYMH_TEAM_LINE)
 #define SYMH_TEAM_CTRL_SIZE    (9 * SYMH_TEAM_LINE + 32 * 8)
 #define SYMH_TEAM_RECORD       64
-/* The scratch of a team over the NIC holds this many banks for its small collectives. */
-#define SYMH_TEAM_BANKS 8
+/* A team over the NIC syncs at least once every this many bank uses (its small collectives):
+ * the header rows of a slot. */
+#define SYMH_TEAM_USES 32
 
 /* The agreement record of one PE: what it was asked (op, args), what it found (status), and for a
  * split the slots in use on it and whether it maps its new team. */
@@ -100,6 +101,7 @@ struct symh_team {
     uint64_t chunks;             /* NIC reductions: chunks exchanged */
     uint64_t bank_uses;          /* NIC small collectives: banks used so far (coll_ops.c) */
     uint64_t bank_synced;        /* bank_uses at the team's last sync */
+    size_t ring;                 /* bytes of the scratch the banks took since that sync */
     uint64_t small_reduces;      /* small reductions over shared memory (their bank's parity) */
     uint64_t agreements;         /* agreements (records bank = parity) */
 };
@@ -138,12 +140,9 @@ void symh_coll_team_release(struct symh_team *t);
 /* The scratch of a team's slot here, and its size (the same for every team). */
 char *symh_coll_team_scratch(const struct symh_team *t);
 size_t symh_coll_team_scratch_size(void);
-/* The banks of the NIC path's small collectives (coll_ops.c "banks"): the bank of the team's
- * use `use` (use % SYMH_TEAM_BANKS) as this PE's scratch holds it, its size, and the offset in a
- * slot of the header word that team PE `pe` posts `use` to once its data for that use is in the
- * bank. */
-char *symh_coll_team_bank(const struct symh_team *t, uint64_t use);
-size_t symh_coll_team_bank_size(void);
+/* The NIC path's small collectives (coll_ops.c "the NIC path's banks"): the offset in a slot of
+ * the header word (row use % SYMH_TEAM_USES) that team PE `pe` posts bank use `use` to once its
+ * data for that use is here. */
 size_t symh_coll_team_hdr_offset(uint64_t use, int pe);
 /* The `from` counter of team PE `pe` in this PE's slot, and its offset in a slot. */
 uint64_t *symh_coll_team_from(const struct symh_team *t, int pe);

@@ -941,7 +941,8 @@ TEST_F(Collectives, TenThousandMixedCollectivesFinish)
 
 // Every kind back to back with no sync between the calls, and a member a few milliseconds late in
 // turn. Over the NIC the small calls end without a sync (through the banks of coll_ops.c, a sync
-// in eight at most): no call may reuse a bank that a late member still reads. Large calls (past a
+// when the scratch or the header rows run out): no call may reuse a bank that a late member
+// still reads. Large calls (past a
 // bank of the default scratch) are mixed in; they write dests directly. Each call has a dest of
 // its own (the specification leaves a dest's reuse to the program: it must be ready to accept the
 // data on every member), and every result is checked.
@@ -951,7 +952,7 @@ TEST_F(Collectives, BackToBackWithALateMember)
         const int n = t.size(), mine = t.index_of(me());
         long *src = reinterpret_cast<long *>(suite->src);
         long *next = reinterpret_cast<long *>(suite->dst);
-        const size_t big = 2100; // fcollect of 16.8 KB per member: past an 8 KiB bank
+        const size_t big = 2100; // fcollect of 16.8 KB per member: past a 16 KiB bank
         auto fresh = [&](size_t count) {
             long *at = next;
             next += (count + 7) / 8 * 8;
@@ -982,6 +983,18 @@ TEST_F(Collectives, BackToBackWithALateMember)
                 for (size_t i = 0; i < 3; ++i)
                     ASSERT_EQ(val(root, (size_t)k + i), burst[3 * k + i])
                         << "broadcast " << k << " of a burst " << it << " on " << t.name;
+            // And a burst of broadcasts of 12 KiB each, more than the whole scratch (64 KiB) in
+            // all: the root must not take a bank's bytes again before the late member read them.
+            const size_t mid = 1536;
+            long *wide = fresh(10 * mid);
+            if (it % 2 == 1 && (root + 1) % n == mine)
+                std::this_thread::sleep_for(std::chrono::milliseconds(3));
+            for (int k = 0; k < 10; ++k)
+                ASSERT_EQ(SYMH_OK, symh_long_broadcast(t.team, wide + mid * k, src + k, mid, root));
+            for (int k = 0; k < 10; ++k)
+                for (size_t i : { (size_t)0, mid - 1 })
+                    ASSERT_EQ(val(root, (size_t)k + i), wide[mid * k + i])
+                        << "broadcast " << k << " of a wide burst " << it << " on " << t.name;
             dst = fresh(3 * (size_t)n);
             late(1);
             ASSERT_EQ(SYMH_OK, symh_long_fcollect(t.team, dst, src, 3));
