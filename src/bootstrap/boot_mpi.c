@@ -288,16 +288,21 @@ static int symh_boot_leaders_by_hostid(const char *hostid, int *leader, char *id
     return SYMH_OK;
 }
 
+/* This PE's shared-memory domain (the caller frees it). */
+static int symh_boot_shm_comm(MPI_Comm *shm)
+{
+    return symh_boot_mpi_status(MPI_Comm_split_type(symh_boot_mpi.comm, MPI_COMM_TYPE_SHARED,
+                                                    symh_boot_info.my_pe, MPI_INFO_NULL, shm),
+                                "MPI_Comm_split_type");
+}
+
 /* leader[pe] = lowest PE of pe's shared-memory domain. */
 static int symh_boot_leaders_by_shm(int *leader)
 {
     MPI_Comm shm;
     int mine = symh_boot_info.my_pe;
-    int status;
+    int status = symh_boot_shm_comm(&shm);
 
-    status = symh_boot_mpi_status(MPI_Comm_split_type(symh_boot_mpi.comm, MPI_COMM_TYPE_SHARED,
-                                                      symh_boot_info.my_pe, MPI_INFO_NULL, &shm),
-                                  "MPI_Comm_split_type");
     if (status != SYMH_OK)
         return status;
     status = symh_boot_mpi_status(MPI_Bcast(&mine, 1, MPI_INT, 0, shm), "MPI_Bcast");
@@ -311,11 +316,8 @@ static int symh_boot_leaders_by_shm(int *leader)
 static int symh_boot_machine_pes(int *count)
 {
     MPI_Comm shm;
-    int status;
+    int status = symh_boot_shm_comm(&shm);
 
-    status = symh_boot_mpi_status(MPI_Comm_split_type(symh_boot_mpi.comm, MPI_COMM_TYPE_SHARED,
-                                                      symh_boot_info.my_pe, MPI_INFO_NULL, &shm),
-                                  "MPI_Comm_split_type");
     if (status != SYMH_OK)
         return status;
     status = symh_boot_mpi_status(MPI_Comm_size(shm, count), "MPI_Comm_size");
