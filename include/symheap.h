@@ -8,6 +8,8 @@
 #include <symheap/init.h>
 #include <symheap/heap.h>
 #include <symheap/rma.h>
+#include <symheap/signal.h>
+#include <symheap/lock.h>
 #include <symheap/barrier.h>
 #include <symheap/team.h>
 #include <symheap/coll.h>

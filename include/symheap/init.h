@@ -29,6 +29,14 @@ SYMH_API void symh_finalize(void);
 /* 1 between a successful symh_init and symh_finalize, else 0. */
 SYMH_API int symh_initialized(void);
 
+/* The thread level symh_init_thread provided (symh_init: SYMH_THREAD_SINGLE... as provided).
+ * Before init or after finalize: logs one line, sets symh_last_error() and leaves *provided. */
+SYMH_API void symh_query_thread(int *provided);
+
+/* OpenSHMEM's profiling control: accepted at any level and ignored (symheap has no profiling
+ * library interface to switch); it never fails. */
+SYMH_API void symh_pcontrol(int level, ...);
+
 /* This PE's number and the PE count; -1 before init. */
 SYMH_API int symh_my_pe(void);
 SYMH_API int symh_n_pes(void);

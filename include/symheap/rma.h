@@ -94,6 +94,9 @@ SYMH_BEGIN_C_DECLS
     X(size, size_t)                  \
     X(ptrdiff, ptrdiff_t)
 
+/* The sized RMA forms (symh_put8 .. symh_put128 and the rest): X(BITS) once per element size. */
+#define SYMH_RMA_SIZES(X) X(8) X(16) X(32) X(64) X(128)
+
 /* ---- RMA ---------------------------------------------------------------------------------
  * `dest` (put) and `source` (get) are symmetric addresses; the other side is any local memory.
  * A misuse (PE out of range, an address outside the symmetric heap, a range running past its
@@ -118,6 +121,19 @@ SYMH_API void symh_getmem_nbi(void *dest, const void *source, size_t nelems, int
                                      size_t nelems, int pe);
 SYMH_RMA_TYPES(SYMH_RMA_DECLARE)
 #undef SYMH_RMA_DECLARE
+
+/* The sized forms move nelems elements of BITS / 8 bytes, with no alignment required. */
+#define SYMH_RMA_SIZED_DECLARE(BITS)                                                            \
+    SYMH_API void symh_put##BITS(void *dest, const void *source, size_t nelems, int pe);        \
+    SYMH_API void symh_get##BITS(void *dest, const void *source, size_t nelems, int pe);        \
+    SYMH_API void symh_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe);  \
+    SYMH_API void symh_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe);  \
+    SYMH_API void symh_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
+                                  size_t nelems, int pe);                                       \
+    SYMH_API void symh_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
+                                  size_t nelems, int pe);
+SYMH_RMA_SIZES(SYMH_RMA_SIZED_DECLARE)
+#undef SYMH_RMA_SIZED_DECLARE
 
 /* Orders this PE's puts and AMOs to each PE (fence) or completes all of them (quiet). */
 SYMH_API void symh_fence(void);
@@ -150,6 +166,29 @@ SYMH_AMO_BITWISE_TYPES(SYMH_AMO_DECLARE_BITWISE)
 #undef SYMH_AMO_DECLARE_STANDARD
 #undef SYMH_AMO_DECLARE_BITWISE
 
+/* The non-blocking fetching atomics: the old value lands in the local `fetch` (any memory) by
+ * the next symh_quiet. symheap completes them in the call, so `fetch` holds it on return already
+ * (docs/rma.md "Non-blocking atomics"); a failed one writes nothing to `fetch`. */
+#define SYMH_AMO_DECLARE_FETCH_SWAP_NBI(NAME, TYPE)                                        \
+    SYMH_API void symh_##NAME##_atomic_fetch_nbi(TYPE *fetch, const TYPE *source, int pe); \
+    SYMH_API void symh_##NAME##_atomic_swap_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);
+#define SYMH_AMO_DECLARE_STANDARD_NBI(NAME, TYPE)                                           \
+    SYMH_AMO_DECLARE_FETCH_SWAP_NBI(NAME, TYPE)                                             \
+    SYMH_API void symh_##NAME##_atomic_compare_swap_nbi(TYPE *fetch, TYPE *dest, TYPE cond, \
+                                                        TYPE value, int pe);                \
+    SYMH_API void symh_##NAME##_atomic_fetch_inc_nbi(TYPE *fetch, TYPE *dest, int pe);      \
+    SYMH_API void symh_##NAME##_atomic_fetch_add_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);
+#define SYMH_AMO_DECLARE_BITWISE_NBI(NAME, TYPE)                                                   \
+    SYMH_API void symh_##NAME##_atomic_fetch_and_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe); \
+    SYMH_API void symh_##NAME##_atomic_fetch_or_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);  \
+    SYMH_API void symh_##NAME##_atomic_fetch_xor_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);
+SYMH_AMO_STANDARD_TYPES(SYMH_AMO_DECLARE_STANDARD_NBI)
+SYMH_AMO_EXTENDED_TYPES(SYMH_AMO_DECLARE_FETCH_SWAP_NBI)
+SYMH_AMO_BITWISE_TYPES(SYMH_AMO_DECLARE_BITWISE_NBI)
+#undef SYMH_AMO_DECLARE_FETCH_SWAP_NBI
+#undef SYMH_AMO_DECLARE_STANDARD_NBI
+#undef SYMH_AMO_DECLARE_BITWISE_NBI
+
 /* ---- point-to-point synchronization ---------------------------------------------------------
  * `ivar` is a symmetric address on this PE. wait_until spins briefly, then yields the core.
  * test returns 1 when the comparison holds, else 0 (also on misuse). */
@@ -158,6 +197,45 @@ SYMH_AMO_BITWISE_TYPES(SYMH_AMO_DECLARE_BITWISE)
     SYMH_API int symh_##NAME##_test(TYPE *ivar, int cmp, TYPE cmp_value);
 SYMH_P2P_TYPES(SYMH_P2P_DECLARE)
 #undef SYMH_P2P_DECLARE
+
+/* The array forms over `nelems` symmetric variables ivars[0 .. nelems - 1] of this PE. `status`
+ * (local, may be NULL) excludes element i where status[i] is nonzero. The _vector forms compare
+ * ivars[i] with cmp_values[i] (local). `indices` (local) has room for nelems entries.
+ * wait_until_all: until every included element compares true (at once if none is included).
+ * wait_until_any: until one does; returns its index, or SIZE_MAX when none is included.
+ * wait_until_some: until at least one does; writes the indices of all that do, in ascending
+ *   order, and returns their count (0 when none is included).
+ * test_all: 1 when every included element compares true, else 0; test_any: the index of one
+ *   that does, or SIZE_MAX; test_some: as wait_until_some without waiting (0 when none does).
+ * A misuse logs one line and returns as from no match (0, SIZE_MAX, 0; wait_until_all returns). */
+#define SYMH_P2P_ARRAY_DECLARE(NAME, TYPE)                                                         \
+    SYMH_API void symh_##NAME##_wait_until_all(TYPE *ivars, size_t nelems, const int *status,      \
+                                               int cmp, TYPE cmp_value);                           \
+    SYMH_API size_t symh_##NAME##_wait_until_any(TYPE *ivars, size_t nelems, const int *status,    \
+                                                 int cmp, TYPE cmp_value);                         \
+    SYMH_API size_t symh_##NAME##_wait_until_some(TYPE *ivars, size_t nelems, size_t *indices,     \
+                                                  const int *status, int cmp, TYPE cmp_value);     \
+    SYMH_API void symh_##NAME##_wait_until_all_vector(                                             \
+        TYPE *ivars, size_t nelems, const int *status, int cmp, TYPE *cmp_values);                 \
+    SYMH_API size_t symh_##NAME##_wait_until_any_vector(                                           \
+        TYPE *ivars, size_t nelems, const int *status, int cmp, TYPE *cmp_values);                 \
+    SYMH_API size_t symh_##NAME##_wait_until_some_vector(TYPE *ivars, size_t nelems,               \
+                                                         size_t *indices, const int *status,       \
+                                                         int cmp, TYPE *cmp_values);               \
+    SYMH_API int symh_##NAME##_test_all(TYPE *ivars, size_t nelems, const int *status, int cmp,    \
+                                        TYPE cmp_value);                                           \
+    SYMH_API size_t symh_##NAME##_test_any(TYPE *ivars, size_t nelems, const int *status, int cmp, \
+                                           TYPE cmp_value);                                        \
+    SYMH_API size_t symh_##NAME##_test_some(TYPE *ivars, size_t nelems, size_t *indices,           \
+                                            const int *status, int cmp, TYPE cmp_value);           \
+    SYMH_API int symh_##NAME##_test_all_vector(TYPE *ivars, size_t nelems, const int *status,      \
+                                               int cmp, TYPE *cmp_values);                         \
+    SYMH_API size_t symh_##NAME##_test_any_vector(TYPE *ivars, size_t nelems, const int *status,   \
+                                                  int cmp, TYPE *cmp_values);                      \
+    SYMH_API size_t symh_##NAME##_test_some_vector(TYPE *ivars, size_t nelems, size_t *indices,    \
+                                                   const int *status, int cmp, TYPE *cmp_values);
+SYMH_P2P_TYPES(SYMH_P2P_ARRAY_DECLARE)
+#undef SYMH_P2P_ARRAY_DECLARE
 
 /* ---- pointer queries ---------------------------------------------------------------------- */
 /* 1 when `pe` can be reached by RMA from this PE (always for this PE itself), else 0. */

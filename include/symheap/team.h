@@ -42,6 +42,11 @@ SYMH_API int symh_team_get_config(symh_team_t team, long config_mask, symh_team_
  * is not in src_team, or that PE is not a member of dest_team. */
 SYMH_API int symh_team_translate_pe(symh_team_t src_team, int src_pe, symh_team_t dest_team);
 
+/* Local. The load/store address of symmetric `dest` on PE `pe` of `team` (team numbering), as
+ * symh_ptr; NULL when that PE is not reachable by load/store (SYMH_ERR_UNSUPPORTED, nothing
+ * logged) or on misuse (an invalid team, pe not in it, dest not symmetric: logged). */
+SYMH_API void *symh_team_ptr(symh_team_t team, const void *dest, int pe);
+
 /* Collective over parent_team, with the same arguments on every member. The new team holds the
  * parent's PEs start, start + stride, ..., start + (size - 1) * stride (stride >= 1, or any
  * stride when size is 1), in that order. Members get the new handle, the other PEs of the parent

@@ -22,6 +22,7 @@
     X(CALLOC, "symh_calloc", SYMH_COLL_CLASS_AGREE)                                    \
     X(REALLOC, "symh_realloc", SYMH_COLL_CLASS_AGREE)                                  \
     X(FREE, "symh_free", SYMH_COLL_CLASS_AGREE)                                        \
+    X(MALLOC_WITH_HINTS, "symh_malloc_with_hints", SYMH_COLL_CLASS_AGREE)              \
     X(REGISTER_SYMMETRIC, "symh_buffer_register_symmetric", SYMH_COLL_CLASS_AGREE)     \
     X(REGISTER_SYMMETRIC_MAP, "symh_buffer_register_symmetric (mapping step)",         \
       SYMH_COLL_CLASS_AGREE)                                                           \

@@ -11,6 +11,7 @@
 
 #include <symheap/barrier.h>
 #include <symheap/init.h>
+#include <symheap/rma.h>
 #include <symheap/status.h>
 #include <symheap/team.h>
 
@@ -815,6 +816,28 @@ int symh_team_translate_pe(symh_team_t src_team, int src_pe, symh_team_t dest_te
     if (s == NULL || d == NULL || src_pe < 0 || src_pe >= s->n_pes)
         return -1;
     return symh_team_index_of(d, s->pes[src_pe]);
+}
+
+void *symh_team_ptr(symh_team_t team, const void *dest, int pe)
+{
+    struct symh_team *t = symh_coll_team_get(team);
+
+    if (!symh_initialized()) {
+        SYMH_LOG_NOT_INITIALIZED(__func__);
+        symh_status_set(SYMH_ERR_NOT_INITIALIZED);
+        return NULL;
+    }
+    if (t == NULL) {
+        symh_error("symh_team_ptr: team %p is not a live team", (void *)team);
+        symh_status_set(SYMH_ERR_INVALID_ARG);
+        return NULL;
+    }
+    if (pe < 0 || pe >= t->n_pes) {
+        symh_error("symh_team_ptr: pe %d is not in the team (0..%d)", pe, t->n_pes - 1);
+        symh_status_set(SYMH_ERR_INVALID_ARG);
+        return NULL;
+    }
+    return symh_ptr(dest, t->pes[pe]); /* sets the status, logs a misuse of dest */
 }
 
 /* ---- splits ------------------------------------------------------------------------------- */

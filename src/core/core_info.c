@@ -1,4 +1,4 @@
-/* core: library identity (symh_info_get_version, symh_info_get_name). */
+/* core: library identity (symh_info_get_version, symh_info_get_name) and symh_pcontrol. */
 #include <stdio.h>
 
 #include <symheap/init.h>
@@ -26,5 +26,11 @@ void symh_info_get_name(char *name)
         return;
     }
     snprintf(name, SYMH_MAX_NAME_LEN, "%s %s", SYMH_VENDOR_STRING, SYMH_VERSION_STRING);
+    symh_status_set(SYMH_OK);
+}
+
+void symh_pcontrol(int level, ...)
+{
+    (void)level;
     symh_status_set(SYMH_OK);
 }

@@ -22,6 +22,7 @@ static const char *const symh_heap_arg_names[SYMH_COLL_OP_COUNT][SYMH_COLL_AGREE
     [SYMH_COLL_OP_CALLOC] = { "count", "size" },
     [SYMH_COLL_OP_REALLOC] = { "ptr", "size" },
     [SYMH_COLL_OP_FREE] = { "ptr" },
+    [SYMH_COLL_OP_MALLOC_WITH_HINTS] = { "size", "hints" },
 };
 
 /* Codes of the pointers that are no heap offset. Every foreign pointer has the same code: their
@@ -245,6 +246,26 @@ static void *symh_heap_malloc_call(size_t size)
     return symh_heap_finish_alloc(&call);
 }
 
+static void *symh_heap_malloc_hints_call(size_t size, long hints)
+{
+    const long known = SYMH_MALLOC_ATOMICS_REMOTE | SYMH_MALLOC_SIGNAL_REMOTE;
+    symh_heap_call_t call;
+
+    symh_heap_call_start(&call, SYMH_COLL_OP_MALLOC_WITH_HINTS, 2, size, (uint64_t)hints);
+    if (size == 0)
+        symh_heap_call_fail(&call, SYMH_ERR_INVALID_ARG, SYMH_LOG_WARN,
+                            "symh_malloc_with_hints: size 0 (returns NULL)");
+    else if ((hints & ~known) != 0)
+        symh_heap_call_fail(&call, SYMH_ERR_INVALID_ARG, SYMH_LOG_WARN,
+                            "symh_malloc_with_hints: hints %#lx has bits that are not "
+                            "SYMH_MALLOC_ATOMICS_REMOTE or SYMH_MALLOC_SIGNAL_REMOTE (returns "
+                            "NULL)",
+                            (unsigned long)hints);
+    else
+        symh_heap_local_alloc(&call, size, SYMH_HEAP_ALLOC_GRANULE);
+    return symh_heap_finish_alloc(&call);
+}
+
 static void *symh_heap_align_call(size_t alignment, size_t size)
 {
     symh_heap_call_t call;
@@ -391,6 +412,13 @@ void *symh_malloc(size_t size)
 {
     SYMH_CHECK_INIT(symh_heap_up(), NULL);
     SYMH_COLL_CALL(SYMH_COLL_OP_MALLOC, void *, NULL, symh_heap_malloc_call(size));
+}
+
+void *symh_malloc_with_hints(size_t size, long hints)
+{
+    SYMH_CHECK_INIT(symh_heap_up(), NULL);
+    SYMH_COLL_CALL(SYMH_COLL_OP_MALLOC_WITH_HINTS, void *, NULL,
+                   symh_heap_malloc_hints_call(size, hints));
 }
 
 void *symh_align(size_t alignment, size_t size)

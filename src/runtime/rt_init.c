@@ -313,3 +313,15 @@ int symh_initialized(void)
     symh_status_set(SYMH_OK);
     return symh_rt.initialized;
 }
+
+void symh_query_thread(int *provided)
+{
+    SYMH_CHECK_INIT(symh_rt.initialized, );
+    if (provided == NULL) {
+        symh_error("symh_query_thread: provided is NULL");
+        symh_status_set(SYMH_ERR_INVALID_ARG);
+        return;
+    }
+    *provided = symh_rt.thread_level;
+    symh_status_set(SYMH_OK);
+}

@@ -1,11 +1,15 @@
 /* transport: the atomic memory operations, as CPU atomic instructions (GCC/C11 __atomic
  * builtins) on the peer's mapped address. Every AMO type is 4 or 8 bytes, lock-free on x86-64
  * (checked below), so PEs in different processes update the same shared word atomically; a
- * type that needed libatomic's lock would only be atomic within one process. */
+ * type that needed libatomic's lock would only be atomic within one process. The non-blocking
+ * fetching atomics and the routines built on atomics (signals, locks) share one out-of-line
+ * word atomic (symh_tl_amo_word, tl_amo.h). */
 #include <stdint.h>
+#include <string.h>
 
 #include <symheap/rma.h>
 
+#include "transport/tl_amo.h"
 #include "transport/tl_rma.h"
 
 #define SYMH_TL_AMO_LOCK_FREE(NAME, TYPE)                      \
@@ -139,3 +143,131 @@ SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_LOCK_FREE)
 SYMH_AMO_STANDARD_TYPES(SYMH_TL_AMO_STANDARD)
 SYMH_AMO_EXTENDED_TYPES(SYMH_TL_AMO_FETCH_SET_SWAP)
 SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_BITWISE)
+
+/* ---- one word, out of line (tl_amo.h) ---------------------------------------------------- */
+
+/* The CPU atomic of `op` on the mapped word `w` of type UT (uint32_t or uint64_t). */
+#define SYMH_TL_AMO_CPU_DEFINE(BITS, UT)                                                  \
+    static void symh_tl_amo_cpu##BITS(symh_tl_amo_op_t op, UT *w, const void *value,      \
+                                      const void *cond, void *fetched)                    \
+    {                                                                                     \
+        UT v = 0, c = 0, old = 0;                                                         \
+                                                                                          \
+        if (value != NULL)                                                                \
+            memcpy(&v, value, sizeof(v));                                                 \
+        switch (op) {                                                                     \
+        case SYMH_TL_AMO_FETCH:                                                           \
+            old = __atomic_load_n(w, __ATOMIC_SEQ_CST);                                   \
+            break;                                                                        \
+        case SYMH_TL_AMO_SET:                                                             \
+            __atomic_store_n(w, v, __ATOMIC_SEQ_CST);                                     \
+            break;                                                                        \
+        case SYMH_TL_AMO_SWAP:                                                            \
+            old = __atomic_exchange_n(w, v, __ATOMIC_SEQ_CST);                            \
+            break;                                                                        \
+        case SYMH_TL_AMO_CSWAP:                                                           \
+            memcpy(&c, cond, sizeof(c));                                                  \
+            __atomic_compare_exchange_n(w, &c, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+            old = c;                                                                      \
+            break;                                                                        \
+        case SYMH_TL_AMO_ADD:                                                             \
+            old = __atomic_fetch_add(w, v, __ATOMIC_SEQ_CST);                             \
+            break;                                                                        \
+        case SYMH_TL_AMO_AND:                                                             \
+            old = __atomic_fetch_and(w, v, __ATOMIC_SEQ_CST);                             \
+            break;                                                                        \
+        case SYMH_TL_AMO_OR:                                                              \
+            old = __atomic_fetch_or(w, v, __ATOMIC_SEQ_CST);                              \
+            break;                                                                        \
+        case SYMH_TL_AMO_XOR:                                                             \
+            old = __atomic_fetch_xor(w, v, __ATOMIC_SEQ_CST);                             \
+            break;                                                                        \
+        }                                                                                 \
+        if (fetched != NULL)                                                              \
+            memcpy(fetched, &old, sizeof(old));                                           \
+    }
+SYMH_TL_AMO_CPU_DEFINE(32, uint32_t)
+SYMH_TL_AMO_CPU_DEFINE(64, uint64_t)
+#undef SYMH_TL_AMO_CPU_DEFINE
+
+int symh_tl_amo_word(const symh_tl_rma_access_t *access, symh_tl_amo_op_t op, void *addr,
+                     const void *value, const void *cond, void *fetched, int pe)
+{
+    const symh_tl_ops_t *ops;
+    symh_log_context_t ctx;
+    char *mapped;
+    int status;
+
+    SYMH_TL_RMA_CHECK_UP_IN(access->func, SYMH_ERR_NOT_INITIALIZED);
+    if (!symh_tl_rma_target(access, addr, 1, pe, &mapped))
+        return symh_last_error();
+    if (mapped == NULL || symh_tl_rma.amo_ops != NULL) {
+        ops = symh_tl_rma.amo_ops != NULL ? symh_tl_rma.amo_ops : symh_tl_ops_of(pe);
+        symh_tl_rma_ops_begin(&ctx, access->func, pe);
+        status = ops->amo(op, addr, access->elem_size, value, cond, fetched, pe);
+        symh_tl_rma_ops_done(&ctx, ops, status);
+        return status;
+    }
+    if (access->elem_size == 4)
+        symh_tl_amo_cpu32(op, (uint32_t *)(void *)mapped, value, cond, fetched);
+    else
+        symh_tl_amo_cpu64(op, (uint64_t *)(void *)mapped, value, cond, fetched);
+    return symh_status_set(SYMH_OK);
+}
+
+/* ---- the non-blocking fetching atomics ---------------------------------------------------
+ * Each completes in the call (the old value is in *fetch on return), which the specification
+ * allows: completion by the next quiet is the latest, not the only, point. */
+
+/* Whether a non-blocking fetching atomic may go on: symheap is up and `fetch` is not NULL. */
+static int symh_tl_amo_nbi_ok(const char *func, const void *fetch)
+{
+    SYMH_TL_RMA_CHECK_UP_IN(func, 0);
+    if (__builtin_expect(fetch != NULL, 1))
+        return 1;
+    symh_error("%s: fetch is NULL", func);
+    symh_status_set(SYMH_ERR_INVALID_ARG);
+    return 0;
+}
+
+#define SYMH_TL_AMO_NBI(NAME, TYPE, OP, arg, addr, OPCODE, value, cond)                      \
+    {                                                                                        \
+        SYMH_TL_RMA_ACCESS(access, arg, sizeof(TYPE), _Alignof(TYPE), SYMH_TL_RMA_BLOCKING); \
+                                                                                             \
+        if (symh_tl_amo_nbi_ok(__func__, fetch))                                             \
+            (void)symh_tl_amo_word(&access, OPCODE, (void *)(addr), value, cond, fetch, pe); \
+    }
+
+#define SYMH_TL_AMO_FETCH_SWAP_NBI(NAME, TYPE)                                                    \
+    void symh_##NAME##_atomic_fetch_nbi(TYPE *fetch, const TYPE *source, int pe) SYMH_TL_AMO_NBI( \
+        NAME, TYPE, fetch, "source", source, SYMH_TL_AMO_FETCH, NULL,                             \
+        NULL) void symh_##NAME##_atomic_swap_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe)     \
+        SYMH_TL_AMO_NBI(NAME, TYPE, swap, "dest", dest, SYMH_TL_AMO_SWAP, &value, NULL)
+
+#define SYMH_TL_AMO_STANDARD_NBI(NAME, TYPE)                                                    \
+    SYMH_TL_AMO_FETCH_SWAP_NBI(NAME, TYPE)                                                      \
+    void symh_##NAME##_atomic_compare_swap_nbi(TYPE *fetch, TYPE *dest, TYPE cond, TYPE value,  \
+                                               int pe)                                          \
+        SYMH_TL_AMO_NBI(NAME, TYPE, cswap, "dest", dest, SYMH_TL_AMO_CSWAP, &value,             \
+                        &cond) void symh_##NAME##_atomic_fetch_inc_nbi(TYPE *fetch, TYPE *dest, \
+                                                                       int pe)                  \
+    {                                                                                           \
+        TYPE one = 1;                                                                           \
+        SYMH_TL_AMO_NBI(NAME, TYPE, inc, "dest", dest, SYMH_TL_AMO_ADD, &one, NULL)             \
+    }                                                                                           \
+    void symh_##NAME##_atomic_fetch_add_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe)        \
+        SYMH_TL_AMO_NBI(NAME, TYPE, add, "dest", dest, SYMH_TL_AMO_ADD, &value, NULL)
+
+#define SYMH_TL_AMO_BITWISE_NBI(NAME, TYPE)                                                        \
+    void symh_##NAME##_atomic_fetch_and_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe)           \
+        SYMH_TL_AMO_NBI(NAME, TYPE, and, "dest", dest, SYMH_TL_AMO_AND, &value,                    \
+                        NULL) void symh_##NAME##_atomic_fetch_or_nbi(TYPE *fetch, TYPE *dest,      \
+                                                                     TYPE value, int pe)           \
+            SYMH_TL_AMO_NBI(NAME, TYPE, or, "dest", dest, SYMH_TL_AMO_OR, &value,                  \
+                            NULL) void symh_##NAME##_atomic_fetch_xor_nbi(TYPE *fetch, TYPE *dest, \
+                                                                          TYPE value, int pe)      \
+                SYMH_TL_AMO_NBI(NAME, TYPE, xor, "dest", dest, SYMH_TL_AMO_XOR, &value, NULL)
+
+SYMH_AMO_STANDARD_TYPES(SYMH_TL_AMO_STANDARD_NBI)
+SYMH_AMO_EXTENDED_TYPES(SYMH_TL_AMO_FETCH_SWAP_NBI)
+SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_BITWISE_NBI)

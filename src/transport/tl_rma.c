@@ -345,6 +345,46 @@ SYMH_RMA_TYPES(SYMH_TL_RMA_DEFINE)
 #undef SYMH_TL_RMA_DEFINE
 #undef SYMH_TL_RMA_TYPED
 
+/* The sized forms: elements of BITS / 8 bytes, no alignment asked of either side. */
+#define SYMH_TL_RMA_SIZED(arg, BITS, flags) SYMH_TL_RMA_ACCESS(access, arg, (BITS) / 8, 1, flags)
+
+#define SYMH_TL_RMA_SIZED_DEFINE(BITS)                                                 \
+    void symh_put##BITS(void *dest, const void *source, size_t nelems, int pe)         \
+    {                                                                                  \
+        SYMH_TL_RMA_SIZED("dest", BITS, SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING);       \
+        symh_tl_rma_xfer(&access, dest, source, nelems, pe);                           \
+    }                                                                                  \
+    void symh_get##BITS(void *dest, const void *source, size_t nelems, int pe)         \
+    {                                                                                  \
+        SYMH_TL_RMA_SIZED("source", BITS, SYMH_TL_RMA_BLOCKING);                       \
+        symh_tl_rma_xfer(&access, dest, source, nelems, pe);                           \
+    }                                                                                  \
+    void symh_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe)   \
+    {                                                                                  \
+        SYMH_TL_RMA_SIZED("dest", BITS, SYMH_TL_RMA_PUT | SYMH_TL_RMA_NBI);            \
+        symh_tl_rma_xfer(&access, dest, source, nelems, pe);                           \
+    }                                                                                  \
+    void symh_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe)   \
+    {                                                                                  \
+        SYMH_TL_RMA_SIZED("source", BITS, SYMH_TL_RMA_NBI);                            \
+        symh_tl_rma_xfer(&access, dest, source, nelems, pe);                           \
+    }                                                                                  \
+    void symh_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
+                         size_t nelems, int pe)                                        \
+    {                                                                                  \
+        SYMH_TL_RMA_SIZED("dest", BITS, SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING);       \
+        symh_tl_rma_strided(&access, dest, source, dst, sst, nelems, pe);              \
+    }                                                                                  \
+    void symh_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
+                         size_t nelems, int pe)                                        \
+    {                                                                                  \
+        SYMH_TL_RMA_SIZED("source", BITS, SYMH_TL_RMA_BLOCKING);                       \
+        symh_tl_rma_strided(&access, dest, source, dst, sst, nelems, pe);              \
+    }
+SYMH_RMA_SIZES(SYMH_TL_RMA_SIZED_DEFINE)
+#undef SYMH_TL_RMA_SIZED_DEFINE
+#undef SYMH_TL_RMA_SIZED
+
 /* A mapped peer is reached by CPU loads and stores to coherent shared memory, and such a put has
  * completed (its stores are issued) when the call returns. What remains is the order in which
  * other PEs observe them: a sequentially consistent fence keeps the compiler from moving loads
