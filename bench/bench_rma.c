@@ -5,7 +5,10 @@
  * --target symm puts the symheap side's target in a region of symh_buffer_register_symmetric
  * (VMM memory, translated by the out-of-line region table) instead of the heap. The route to
  * PE 1 is whatever the environment selects (SYMH_TRANSPORT=ucx|ofi forces a NIC transport:
- * bench/run_rma_nic.sh runs it that way next to MPI RMA on the same wire). */
+ * bench/run_rma_nic.sh runs it that way next to MPI RMA on the same wire). --local compare
+ * measures instead, at 8 B, 4 KiB, 64 KiB and 1 MiB (up to --max), put and get latency and
+ * bandwidth with the local side in registered memory (symh_buffer_register) and in plain
+ * malloc memory that symheap does not know, next to MPI (bench_local_compare). */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,7 +27,8 @@ typedef struct {
     long iters;
     int reps;
     const char *csv;
-    int symm; /* --target symm */
+    int symm;          /* --target symm */
+    int local_compare; /* --local compare */
 } bench_opts_t;
 
 typedef enum {
@@ -44,6 +48,7 @@ static struct {
     char *local;     /* private source/destination */
     char *copy;      /* memcpy destination */
     char *local_mpi; /* `local` for MPI: at the page offset of the MPI window (see main) */
+    char *unreg;     /* plain malloc memory, never registered (--local compare) */
     long *counter;
     MPI_Win win;
 } bench;
@@ -137,6 +142,92 @@ static void bench_fadd(long iters, double *symh_us, double *mpi_us)
     *mpi_us = (MPI_Wtime() - t0) / (double)iters * 1e6;
 }
 
+/* --local compare: the local side's kinds, the operations, and one measurement (microseconds per
+ * operation; the bandwidth forms keep BENCH_WINDOW operations in flight per quiet/flush). */
+enum { BENCH_LOCAL_REG, BENCH_LOCAL_UNREG, BENCH_LOCAL_MPI, BENCH_LOCAL_KINDS };
+enum { BENCH_OP_PUT, BENCH_OP_GET, BENCH_OP_PUT_BW, BENCH_OP_GET_BW, BENCH_OPS };
+
+static double bench_local_run(int op, int kind, size_t size, long iters)
+{
+    char *local = kind == BENCH_LOCAL_REG     ? bench.local
+                  : kind == BENCH_LOCAL_UNREG ? bench.unreg
+                                              : bench.local_mpi;
+    int window = op >= BENCH_OP_PUT_BW ? BENCH_WINDOW : 1, put = op % 2 == 0, w;
+    double t0 = MPI_Wtime();
+    long i;
+
+    iters = (iters + window - 1) / window * window;
+    for (i = 0; i < iters; i += window) {
+        for (w = 0; w < window; ++w) {
+            if (kind == BENCH_LOCAL_MPI && put)
+                MPI_Put(local, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, bench.win);
+            else if (kind == BENCH_LOCAL_MPI)
+                MPI_Get(local, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, bench.win);
+            else if (window == 1 && put)
+                symh_putmem(bench.sym, local, size, 1);
+            else if (window == 1)
+                symh_getmem(local, bench.sym, size, 1);
+            else if (put)
+                symh_putmem_nbi(bench.sym, local, size, 1);
+            else
+                symh_getmem_nbi(local, bench.sym, size, 1);
+        }
+        if (kind == BENCH_LOCAL_MPI)
+            MPI_Win_flush(1, bench.win);
+        else if (put || window > 1)
+            symh_quiet(); /* a blocking get needs none */
+    }
+    return (MPI_Wtime() - t0) / (double)iters * 1e6;
+}
+
+/* The table of --local compare (PE 0): medians of --reps, per size, per operation, per kind. */
+static void bench_local_compare(const bench_opts_t *o, double *samples, FILE *csv)
+{
+    static const size_t sizes[] = { 8, 4096, 65536, 1048576 };
+    static const char *ops[BENCH_OPS] = { "put+quiet (us)", "get (us)", "put bw (MB/s)",
+                                          "get bw (MB/s)" };
+    double med[BENCH_OPS][BENCH_LOCAL_KINDS];
+    size_t z;
+    int op, k, r;
+
+    printf("local side: registered (symh_buffer_register) vs unregistered malloc memory vs "
+           "MPI; medians of %d\n\n",
+           o->reps);
+    printf("| bytes | operation | registered | unregistered | unreg/reg | MPI | unreg/MPI |\n"
+           "|---|---|---|---|---|---|---|\n");
+    if (csv != NULL)
+        fprintf(csv, "bytes,operation,registered,unregistered,mpi\n");
+    for (z = 0; z < sizeof(sizes) / sizeof(sizes[0]) && sizes[z] <= o->max; ++z) {
+        size_t size = sizes[z];
+        long iters = (long)((size_t)64 << 20) / (long)size;
+
+        iters = iters > o->iters ? o->iters : iters < 20 ? 20 : iters;
+        for (op = 0; op < BENCH_OPS; ++op) {
+            /* The kinds take turns within each repetition, so a change of the machine's load
+             * falls on all three alike. */
+            for (k = 0; k < BENCH_LOCAL_KINDS; ++k)
+                (void)bench_local_run(op, k, size, iters / 10 + 1); /* warm up */
+            for (r = 0; r < o->reps; ++r)
+                for (k = 0; k < BENCH_LOCAL_KINDS; ++k)
+                    samples[k * o->reps + r] = bench_local_run(op, k, size, iters);
+            for (k = 0; k < BENCH_LOCAL_KINDS; ++k) {
+                med[op][k] = symh_bench_median(samples + k * o->reps, (size_t)o->reps);
+                if (op >= BENCH_OP_PUT_BW)
+                    med[op][k] = size / med[op][k]; /* bytes per us = MB/s */
+            }
+            /* Ratios of time: for bandwidth the inverse ratio of the rates. */
+            double a = med[op][BENCH_LOCAL_UNREG], b = med[op][BENCH_LOCAL_REG],
+                   m = med[op][BENCH_LOCAL_MPI];
+            int bw = op >= BENCH_OP_PUT_BW;
+            printf("| %zu | %s | %.3f | %.3f | %.2f | %.3f | %.2f |\n", size, ops[op], b, a,
+                   bw ? b / a : a / b, m, bw ? m / a : a / m);
+            if (csv != NULL)
+                fprintf(csv, "%zu,%s,%.4f,%.4f,%.4f\n", size, ops[op], b, a, m);
+            fflush(stdout);
+        }
+    }
+}
+
 static int bench_parse(int argc, char **argv, bench_opts_t *o)
 {
     int i;
@@ -149,6 +240,8 @@ static int bench_parse(int argc, char **argv, bench_opts_t *o)
             o->symm = 0;
         else if (strcmp(argv[i], "--target") == 0 && strcmp(argv[i + 1], "symm") == 0)
             o->symm = 1;
+        else if (strcmp(argv[i], "--local") == 0 && strcmp(argv[i + 1], "compare") == 0)
+            o->local_compare = 1;
         else
             return -1;
     }
@@ -172,7 +265,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     if (bench_parse(argc, argv, &o) != 0) {
         fprintf(stderr, "usage: bench_rma [--min BYTES] [--max BYTES] [--iters N] [--reps R] "
-                        "[--csv FILE] [--target heap|symm]\n");
+                        "[--csv FILE] [--target heap|symm] [--local compare]\n");
         MPI_Finalize();
         return 2;
     }
@@ -207,15 +300,17 @@ int main(int argc, char **argv)
     bench.counter = o.symm ? (long *)bench.sym : symh_calloc(1, sizeof(long));
     bench.local = aligned_alloc(4096, (o.max + 4095) / 4096 * 4096);
     bench.copy = aligned_alloc(4096, (o.max + 4095) / 4096 * 4096);
-    samples = malloc((size_t)o.reps * sizeof(double));
+    bench.unreg = malloc(o.max);
+    samples = malloc((size_t)o.reps * BENCH_LOCAL_KINDS * sizeof(double));
     if (bench.sym == NULL || bench.counter == NULL || bench.local == NULL || bench.copy == NULL ||
-        samples == NULL)
+        bench.unreg == NULL || samples == NULL)
         MPI_Abort(MPI_COMM_WORLD, 1);
-    /* A NIC transport takes registered local buffers only (API.md "RMA"); IPC ignores it. */
+    /* The zero-copy path of a NIC transport (API.md "RMA"); IPC ignores it. */
     if (symh_buffer_register(bench.local, (o.max + 4095) / 4096 * 4096) != SYMH_OK)
         MPI_Abort(MPI_COMM_WORLD, 1);
     memset(bench.local, 1, o.max);
     memset(bench.copy, 2, o.max);
+    memset(bench.unreg, 3, o.max);
     MPI_Win_allocate((MPI_Aint)(o.max < sizeof(long) ? sizeof(long) : o.max), 1, MPI_INFO_NULL,
                      MPI_COMM_WORLD, &win_base, &bench.win);
     memset(win_base, 0, o.max);
@@ -231,7 +326,16 @@ int main(int argc, char **argv)
     MPI_Win_lock_all(0, bench.win);
     MPI_Barrier(MPI_COMM_WORLD);
 
-    if (me == 0) {
+    if (me == 0 && o.local_compare) {
+        printf("symheap target: the heap; route to PE 1: %s\n", symh_pe_transport(1));
+        if (o.csv != NULL && (csv = fopen(o.csv, "w")) == NULL) {
+            perror(o.csv);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        bench_local_compare(&o, samples, csv);
+        if (csv != NULL)
+            fclose(csv);
+    } else if (me == 0) {
         printf("symheap target: %s; route to PE 1: %s\n\n",
                o.symm ? "a symmetric region (VMM alias)" : "the heap", symh_pe_transport(1));
         if (o.csv != NULL && (csv = fopen(o.csv, "w")) == NULL) {
@@ -295,6 +399,7 @@ int main(int argc, char **argv)
     free(samples);
     free(bench.local_mpi - ((uintptr_t)win_base & 4095));
     free(bench.copy);
+    free(bench.unreg);
     symh_buffer_unregister(bench.local);
     free(bench.local);
     if (!o.symm)

@@ -26,6 +26,9 @@
       "sockets)")                                                                                  \
     X(DISABLE_MIXED_IPC, BOOL, "0", NULL,                                                          \
       "1: node-local peers go through the NIC transport too, not IPC")                             \
+    X(NIC_REGISTERED_ONLY, BOOL, "0", NULL,                                                        \
+      "1: a NIC transport refuses a local buffer outside the heap, symh_buffer_register and "      \
+      "device allocations (SYMH_ERR_NOT_REGISTERED), as rocSHMEM's NIC backends do")               \
     X(REGISTRY, ENUM, "warn", "off|warn|error",                                                    \
       "device allocator misuse (double free, foreign pointer, range past the end): off = no "      \
       "checks, warn = refuse with a warning, error = abort")                                       \

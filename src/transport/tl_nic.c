@@ -1,5 +1,5 @@
 /* transport: the generic part of the NIC domain (tl_nic.h): which transport is active, the
- * window bases and key slots both transports share, the registered-local-memory check, and the
+ * window bases and key slots both transports share, the check of the local side, and the
  * hooks that keep the bootstrap's waits and the registry's buffers working with the NIC. */
 #include "transport/tl_nic.h"
 
@@ -43,6 +43,9 @@ int symh_tl_nic_routed(int pe)
 /* The registration layer's hooks, pointed at the active transport's map_local/unmap_local. */
 static symh_reg_nic_hooks_t symh_tl_nic_hooks;
 
+/* SYMH_NIC_REGISTERED_ONLY=1 (read at init): local memory symheap does not know is refused. */
+static int symh_tl_nic_registered_only;
+
 int symh_tl_nic_init(void)
 {
     symh_tl_id_t id = symh_tl_route_nic();
@@ -74,6 +77,7 @@ int symh_tl_nic_init(void)
         return status;
     }
     symh_tl_nic_slots.top = 1;
+    symh_tl_nic_registered_only = symh_config_bool(SYMH_CFG_NIC_REGISTERED_ONLY);
     symh_tl_nic = nic; /* routed() counts this PE from here on */
     status = nic->init(symh_tl_window.base, symh_tl_window.heap_offset + symh_tl_window.heap_size,
                        symh_boot_info.thread_level == SYMH_THREAD_MULTIPLE);
@@ -176,6 +180,10 @@ int symh_tl_nic_local(const char *func, const void *addr, size_t bytes, int *slo
                    symh_tl_nic != NULL ? symh_tl_nic->ops.name : "NIC");
         return SYMH_ERR_UNSUPPORTED;
     }
+    /* Any other memory: the transport's own path for memory it was not given a handle of
+     * (docs/transports.md "Any local memory"), unless the strict rule is asked for. */
+    if (!symh_tl_nic_registered_only)
+        return SYMH_OK;
     symh_error("%s: the local buffer [%p, +%zu) is not registered for the %s transport (use the "
                "symmetric heap, a symmetric region, symh_buffer_register or symh_dev_alloc); "
                "nothing sent",

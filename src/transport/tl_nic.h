@@ -5,7 +5,7 @@
  *
  * The generic part (tl_nic.c) owns what both transports share: the window base of every PE (for
  * remote addresses), the key slots (slot 0 = this PE's internal area and heap, slot 1 + i = the
- * i-th live symmetric region), the check that the local side of an operation is registered, and
+ * i-th live symmetric region), the check of the local side of an operation, and
  * the hooks that keep registered buffers and device allocations mapped for the NIC. A transport
  * (ucx/tl_ucx.c, ofi/tl_ofi.c) implements symh_tl_nic_t. */
 #ifndef SYMH_TL_NIC_H
@@ -21,8 +21,10 @@
 
 typedef struct symh_tl_nic {
     /* put/get/amo as symh_tl_ops_t (symmetric address of this PE, already bounds-checked by
-     * the caller); put/get and the _nbi forms are only called with a local buffer the caller
-     * found registered (symh_tl_nic_local). put/get return when the local buffer may be reused
+     * the caller); put/get and the _nbi forms take a local buffer that symh_tl_nic_local let
+     * through: registered (symh_tl_nic_lookup finds its slot or handle: the zero-copy path) or
+     * any other host memory (the transport's own path for it, docs/transports.md "Any local
+     * memory"). put/get return when the local buffer may be reused
      * (put) or holds the data (get); put_nbi/get_nbi may return at once (quiet completes them).
      * fence orders earlier puts/AMOs before later ones to each PE; quiet completes everything
      * outstanding (remote completion). progress drives the transport once, without blocking.
@@ -84,8 +86,10 @@ int symh_tl_nic_target(const void *addr, size_t bytes, int pe, uint64_t *remote)
 
 /* The local side of a NIC operation: SYMH_OK with *slot >= 0 (this PE's key slot holding it: the
  * transport uses its own handle of that slot) or *slot = -1 and *handle = the transport's handle
- * from map_local (a registered buffer or device allocation). SYMH_ERR_NOT_REGISTERED, logged once
- * naming `func`, when symheap does not know the memory: nothing is sent. */
+ * from map_local (a registered buffer or device allocation), or *slot = -1 and *handle = NULL for
+ * memory symheap does not know (the stack, malloc, a global: the transport's slower path).
+ * SYMH_ERR_UNSUPPORTED for GPU memory, and with SYMH_NIC_REGISTERED_ONLY=1 SYMH_ERR_NOT_REGISTERED
+ * for unknown memory, each logged once naming `func`: nothing is sent. */
 int symh_tl_nic_local(const char *func, const void *addr, size_t bytes, int *slot, void **handle);
 /* The same without the log line (a transport finding the descriptor of a local buffer; the value
  * of symh_T_p/g and the operands of atomics are symheap's own stack memory, not found here). */

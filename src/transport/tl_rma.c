@@ -2,8 +2,8 @@
  * their _nbi forms), fence and quiet, the pointer queries, and the translation cache they share
  * with tl_amo.c and tl_sync.c. A peer with a mapped window (tl_ipc.c) is reached by load/store,
  * so a put is a memcpy and completes before it returns; any other peer goes through the ops of its
- * route (a NIC transport, tl_nic.c), whose local side must be memory symheap knows and whose _nbi
- * forms may complete only at quiet. */
+ * route (a NIC transport, tl_nic.c), whose local side may be any host memory (registered memory
+ * takes its zero-copy path) and whose _nbi forms may complete only at quiet. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,8 +130,9 @@ void symh_tl_rma_ops_done(symh_log_context_t *ctx, const symh_tl_ops_t *ops, int
     symh_status_set(status);
 }
 
-/* Through a NIC transport the local side must be memory symheap knows (tl_nic.h); SYMH_OK for
- * every other route. Logged and recorded when refused. */
+/* Through a NIC transport the local side may be any host memory, not GPU memory, and only memory
+ * symheap knows under SYMH_NIC_REGISTERED_ONLY=1 (symh_tl_nic_local); SYMH_OK for every other
+ * route. Logged and recorded when refused. */
 static int symh_tl_rma_local_ok(const char *func, const symh_tl_ops_t *ops, const void *local,
                                 size_t bytes)
 {

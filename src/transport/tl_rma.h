@@ -75,9 +75,10 @@ static inline void symh_tl_rma_ops_begin(symh_log_context_t *ctx, const char *fu
 }
 void symh_tl_rma_ops_done(symh_log_context_t *ctx, const symh_tl_ops_t *ops, int status);
 
-/* A contiguous transfer of `bytes` through PE pe's ops table: checks that the local buffer is
- * registered when the route is a NIC transport (SYMH_ERR_NOT_REGISTERED, nothing sent; not for
- * OWN_LOCAL), then puts or gets (the _nbi slot for NBI) and records the outcome. */
+/* A contiguous transfer of `bytes` through PE pe's ops table: checks the local buffer when the
+ * route is a NIC transport (symh_tl_nic_local: GPU memory, or with SYMH_NIC_REGISTERED_ONLY=1
+ * unregistered memory, refused with nothing sent; not for OWN_LOCAL), then puts or gets (the
+ * _nbi slot for NBI) and records the outcome. */
 void symh_tl_rma_ops_xfer(const symh_tl_rma_access_t *access, void *dest, const void *source,
                           size_t bytes, int pe);
 

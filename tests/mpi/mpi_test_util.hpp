@@ -82,9 +82,10 @@ template <typename F> void expect_one_line(const char *text, F action)
     EXPECT_NE(std::string::npos, log.find(text)) << log;
 }
 
-// Local memory every transport accepts as the local side of RMA: page-aligned, zeroed and
-// registered with symh_buffer_register for its lifetime (a NIC transport refuses unregistered
-// local buffers, API.md "RMA"). Trivially copyable element types only; construct after symh_init.
+// Local memory of the zero-copy path of every transport: page-aligned, zeroed and registered
+// with symh_buffer_register for its lifetime (a NIC transport takes unregistered memory on a
+// slower path, and refuses it under SYMH_NIC_REGISTERED_ONLY=1, API.md "RMA"). Trivially copyable
+// element types only; construct after symh_init.
 template <typename T> class reg_vector
 {
   public:

@@ -1,7 +1,9 @@
 // Multi-PE tests of the NIC domain (docs/transports.md): run only in the configurations where some
 // peer routes through a NIC transport (UCX or libfabric), which each test asserts first. Routes
-// and pointer queries; unregistered local buffers refused with nothing sent, registered ones and
-// device allocations accepted, GPU memory (a pretended GPU backend) refused; a symmetric region
+// and pointer queries; any local memory (stack, malloc, a global; registered or not, libfabric's
+// staged path included) as the local side of put/get/iput/iget and their nbi forms, and refused
+// with nothing sent under SYMH_NIC_REGISTERED_ONLY=1; registered buffers and device allocations
+// accepted, GPU memory (a pretended GPU backend) refused; a symmetric region
 // reached over the NIC; many non-blocking operations completed by one quiet; atomics from IPC
 // and NIC peers on one word; PEs that reach finalize at different times, with what they left
 // outstanding found at its targets after finalize. Starting a transport: test_mpi_nic_start.cc;
@@ -31,6 +33,7 @@
 #include "mpi_test_util.hpp"
 #include "shim_core.h"
 #include "shim_dev.h"
+#include "shim_fault.h"
 
 namespace
 {
@@ -96,56 +99,151 @@ TEST_F(Nic, RoutesAndPointerQueriesFollowTheConfiguration)
     symh_free(heap);
 }
 
-TEST_F(Nic, UnregisteredLocalBufferIsRefusedAndNothingIsSent)
-{
-    const size_t bytes = 4096;
-    auto *target = (unsigned char *)symh_malloc(bytes);
-    ASSERT_NE(nullptr, target);
-    memset(target, 0x11, bytes);
-    symh_barrier_all();
-    auto *plain = (unsigned char *)aligned_alloc(4096, bytes);
-    ASSERT_NE(nullptr, plain);
-    memset(plain, 0x77, bytes);
-    for (int pe : nic_peers()) {
-        std::string log = symh_captured_log([&] { symh_putmem(target, plain, bytes, pe); });
-        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
-        EXPECT_EQ(1u, log_lines(log)) << log;
-        EXPECT_EQ(1u, count_lines(log, "is not registered")) << log;
-        log = symh_captured_log([&] { symh_getmem(plain, target, bytes, pe); });
-        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
-        EXPECT_EQ(1u, log_lines(log)) << log;
-        log =
-            symh_captured_log([&] { symh_long_iput((long *)target, (long *)plain, 1, 2, 8, pe); });
-        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
-        log = symh_captured_log([&] { symh_putmem_nbi(target, plain, 8, pe); });
-        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
-    }
-    for (size_t i = 0; i < bytes; ++i)
-        ASSERT_EQ(0x77, plain[i]) << "a refused get wrote byte " << i;
-    symh_barrier_all();
-    for (size_t i = 0; i < bytes; ++i)
-        ASSERT_EQ(0x11, target[i]) << "a refused put arrived: byte " << i;
-    symh_barrier_all();
+// A global, local memory outside the heap and every registration.
+unsigned char nic_global[5000];
 
-    // Registered, the same buffer is a valid local side; unregistered again, refused again.
-    ASSERT_EQ(SYMH_OK, symh_buffer_register(plain, bytes));
+// The byte `i` of what PE `pe` sends in `round` (never 0, which the gets' buffers start at).
+unsigned char nic_byte(int pe, int round, size_t i)
+{
+    return (unsigned char)(1 + (pe * 31 + round * 7 + i * 13) % 251);
+}
+
+// `local` (bytes long, any memory) as the local side of every NIC transfer to the right PE,
+// `target` a heap buffer at least that long: put, put_nbi + quiet (the buffer reused at once
+// after), get, get_nbi + quiet, then iput/iget of every other byte of the first 64 elements.
+// Every PE does the same; the data is checked at the target after a barrier, or in `local`.
+void check_local_side(unsigned char *local, size_t bytes, unsigned char *target, const char *what)
+{
+    SCOPED_TRACE(what);
     int right = (me() + 1) % npes(), left = (me() + npes() - 1) % npes();
-    symh_putmem(target, plain, bytes, right);
+    for (size_t i = 0; i < bytes; ++i)
+        local[i] = nic_byte(me(), 0, i);
+    symh_putmem(target, local, bytes, right);
     EXPECT_EQ(SYMH_OK, symh_last_error());
     symh_barrier_all();
     for (size_t i = 0; i < bytes; ++i)
-        ASSERT_EQ(0x77, target[i]) << "from PE " << left << " byte " << i;
-    memset(plain, 0, bytes);
-    symh_getmem(plain, target, bytes, right);
-    EXPECT_EQ(SYMH_OK, symh_last_error());
-    EXPECT_EQ(0x77, plain[bytes - 1]);
-    ASSERT_EQ(SYMH_OK, symh_buffer_unregister(plain));
-    int nic = nic_peers().front();
-    std::string log = symh_captured_log([&] { symh_putmem(target, plain, 8, nic); });
-    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error()) << log;
+        ASSERT_EQ(nic_byte(left, 0, i), target[i]) << "put: byte " << i;
     symh_barrier_all();
-    free(plain);
+    for (size_t i = 0; i < bytes; ++i)
+        local[i] = nic_byte(me(), 1, i);
+    symh_putmem_nbi(target, local, bytes, right);
+    symh_quiet();
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    memset(local, 0, bytes); // free to reuse once quiet returned
+    symh_barrier_all();
+    for (size_t i = 0; i < bytes; ++i)
+        ASSERT_EQ(nic_byte(left, 1, i), target[i]) << "put_nbi: byte " << i;
+    symh_barrier_all();
+    // The right PE's target now holds this PE's round 1.
+    symh_getmem(local, target, bytes, right);
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    for (size_t i = 0; i < bytes; ++i)
+        ASSERT_EQ(nic_byte(me(), 1, i), local[i]) << "get: byte " << i;
+    memset(local, 0, bytes);
+    symh_getmem_nbi(local, target, bytes, right);
+    symh_quiet();
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    for (size_t i = 0; i < bytes; ++i)
+        ASSERT_EQ(nic_byte(me(), 1, i), local[i]) << "get_nbi: byte " << i;
+    // Strided: bytes 0, 2, 4, ... of `local` to target[0 .. n), and back to the odd bytes.
+    size_t n = std::min<size_t>(64, (bytes + 1) / 2);
+    for (size_t i = 0; i < bytes; ++i)
+        local[i] = nic_byte(me(), 2, i);
+    symh_barrier_all();
+    symh_char_iput((char *)target, (const char *)local, 1, 2, n, right);
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    symh_barrier_all();
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(nic_byte(left, 2, 2 * i), target[i]) << "iput: element " << i;
+    if (bytes >= 2) {
+        size_t m = std::min(n, bytes / 2);
+        symh_char_iget((char *)local + 1, (const char *)target, 2, 1, m, right);
+        EXPECT_EQ(SYMH_OK, symh_last_error());
+        for (size_t i = 0; i < m; ++i) {
+            ASSERT_EQ(nic_byte(me(), 2, 2 * i), local[2 * i + 1]) << "iget: element " << i;
+            ASSERT_EQ(nic_byte(me(), 2, 2 * i), local[2 * i]) << "iget wrote between elements";
+        }
+    }
+    symh_barrier_all();
+}
+
+// The local side in memory symheap does not know: the stack, malloc (small, an odd size at an odd
+// offset, and larger than libfabric's bounce pieces), a global; a malloc'd buffer freed right
+// after the quiet of its put_nbi; a registered buffer after all that still takes its own path.
+void check_any_local_memory()
+{
+    const size_t big = 65536 + 3;
+    auto *target = (unsigned char *)symh_calloc(big, 1);
+    ASSERT_NE(nullptr, target);
+    symh_barrier_all();
+    unsigned char stack[600];
+    check_local_side(stack, sizeof(stack), target, "the stack");
+    auto *small = (unsigned char *)malloc(300);
+    ASSERT_NE(nullptr, small);
+    check_local_side(small + 1, 257, target, "malloc, 257 bytes at offset 1");
+    free(small);
+    auto *large = (unsigned char *)malloc(big + 8);
+    ASSERT_NE(nullptr, large);
+    check_local_side(large + 3, big, target, "malloc, 64 KiB + 3 at offset 3");
+    free(large);
+    check_local_side(nic_global + 1, sizeof(nic_global) - 1, target, "a global");
+    // Freed right after the quiet: what was put is at the target all the same.
+    int right = (me() + 1) % npes(), left = (me() + npes() - 1) % npes();
+    for (size_t bytes : { (size_t)100, big }) {
+        auto *gone = (unsigned char *)malloc(bytes);
+        ASSERT_NE(nullptr, gone);
+        for (size_t i = 0; i < bytes; ++i)
+            gone[i] = nic_byte(me(), 3, i);
+        symh_putmem_nbi(target, gone, bytes, right);
+        symh_quiet();
+        free(gone);
+        symh_barrier_all();
+        for (size_t i = 0; i < bytes; ++i)
+            ASSERT_EQ(nic_byte(left, 3, i), target[i]) << bytes << " bytes, freed: byte " << i;
+        symh_barrier_all();
+    }
+    reg_vector<unsigned char> registered(big);
+    check_local_side(registered.data(), big, target, "registered");
     symh_free(target);
+}
+
+// More nbi operations from unregistered memory than libfabric's bounce pool holds (pieces of
+// 64 bytes in 256 KiB, 4096 staged gets) outstanding at once, then one quiet: every word right.
+void check_many_unregistered_nbi()
+{
+    const size_t words = 4500;
+    auto *data = (long *)symh_calloc(words, sizeof(long));
+    ASSERT_NE(nullptr, data);
+    std::vector<long> src(words), back(words, 0);
+    for (size_t i = 0; i < words; ++i)
+        src[i] = (long)me() * 1000000 + (long)i;
+    symh_barrier_all();
+    int right = (me() + 1) % npes(), left = (me() + npes() - 1) % npes();
+    for (size_t i = 0; i < words; ++i)
+        symh_long_put_nbi(&data[i], &src[i], 1, right);
+    symh_quiet();
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    symh_barrier_all();
+    for (size_t i = 0; i < words; ++i)
+        ASSERT_EQ((long)left * 1000000 + (long)i, data[i]) << "word " << i;
+    for (size_t i = 0; i < words; ++i)
+        symh_long_get_nbi(&back[i], &data[i], 1, right);
+    symh_quiet();
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    for (size_t i = 0; i < words; ++i)
+        ASSERT_EQ((long)me() * 1000000 + (long)i, back[i]) << "get " << i;
+    symh_barrier_all();
+    symh_free(data);
+}
+
+TEST_F(Nic, AnyLocalMemoryIsALocalSide)
+{
+    check_any_local_memory();
+}
+
+TEST_F(Nic, ManyNonBlockingOperationsFromUnregisteredMemory)
+{
+    check_many_unregistered_nbi();
 }
 
 TEST_F(Nic, ValuesOfPAndGAndAtomicOperandsNeedNoRegistration)
@@ -194,15 +292,7 @@ TEST_F(Nic, DeviceAllocationIsALocalSideWithoutRegistration)
     ASSERT_EQ(SYMH_OK, symh_dev_memcpy_from_device(host.data(), dev, bytes));
     EXPECT_EQ(0x30 + me(), host[bytes / 2]);
     symh_barrier_all();
-    // Freed, its memory is unknown again: refused as a local side of a NIC operation (the
-    // check comes before anything reads it).
-    void *stale = dev;
     ASSERT_EQ(SYMH_OK, symh_dev_free(&dev, SYMH_DEVICE_ANY));
-    int nic = nic_peers().front();
-    std::string log = symh_captured_log([&] { symh_putmem(target, stale, 8, nic); });
-    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
-    EXPECT_EQ(1u, log_lines(log)) << log;
-    symh_barrier_all();
     symh_free(target);
 }
 
@@ -452,6 +542,138 @@ TEST_F(Nic, ThreadsIssueOperationsConcurrently)
     symh_free(mine);
     symh_free(sum);
     symh_free(slots);
+}
+
+// SYMH_NIC_REGISTERED_ONLY=1 (its own symh_init): the strict rule of rocSHMEM's NIC backends. An
+// unregistered local buffer is refused with one line and nothing sent or written; registered,
+// the same buffer is a valid local side; unregistered again, or a freed device allocation,
+// refused again (the check comes before anything reads it).
+class NicStrict : public SymhTest
+{
+  protected:
+    void SetUp() override
+    {
+        SymhTest::SetUp();
+        setenv("SYMH_NIC_REGISTERED_ONLY", "1", 1);
+        ASSERT_EQ(SYMH_OK, symh_init());
+        ASSERT_FALSE(nic_peers().empty());
+    }
+    void TearDown() override
+    {
+        symh_barrier_all();
+        symh_finalize();
+        unsetenv("SYMH_NIC_REGISTERED_ONLY");
+        SymhTest::TearDown();
+    }
+};
+
+TEST_F(NicStrict, UnregisteredLocalBufferIsRefusedAndNothingIsSent)
+{
+    const size_t bytes = 4096;
+    auto *target = (unsigned char *)symh_malloc(bytes);
+    ASSERT_NE(nullptr, target);
+    memset(target, 0x11, bytes);
+    symh_barrier_all();
+    auto *plain = (unsigned char *)aligned_alloc(4096, bytes);
+    ASSERT_NE(nullptr, plain);
+    memset(plain, 0x77, bytes);
+    long on_stack[2] = { 5, 6 };
+    for (int pe : nic_peers()) {
+        std::string log = symh_captured_log([&] { symh_putmem(target, plain, bytes, pe); });
+        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
+        EXPECT_EQ(1u, log_lines(log)) << log;
+        EXPECT_EQ(1u, count_lines(log, "is not registered")) << log;
+        log = symh_captured_log([&] { symh_getmem(plain, target, bytes, pe); });
+        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
+        EXPECT_EQ(1u, log_lines(log)) << log;
+        log =
+            symh_captured_log([&] { symh_long_iput((long *)target, (long *)plain, 1, 2, 8, pe); });
+        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
+        log =
+            symh_captured_log([&] { symh_long_iget((long *)plain, (long *)target, 2, 1, 8, pe); });
+        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
+        log = symh_captured_log([&] { symh_putmem_nbi(target, plain, 8, pe); });
+        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
+        log = symh_captured_log([&] { symh_getmem_nbi(plain, target, 8, pe); });
+        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
+        log = symh_captured_log([&] { symh_long_put((long *)target, on_stack, 2, pe); });
+        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error()) << "the stack";
+    }
+    symh_quiet();
+    for (size_t i = 0; i < bytes; ++i)
+        ASSERT_EQ(0x77, plain[i]) << "a refused get wrote byte " << i;
+    symh_barrier_all();
+    for (size_t i = 0; i < bytes; ++i)
+        ASSERT_EQ(0x11, target[i]) << "a refused put arrived: byte " << i;
+    symh_barrier_all();
+
+    ASSERT_EQ(SYMH_OK, symh_buffer_register(plain, bytes));
+    int right = (me() + 1) % npes(), left = (me() + npes() - 1) % npes();
+    symh_putmem(target, plain, bytes, right);
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    symh_barrier_all();
+    for (size_t i = 0; i < bytes; ++i)
+        ASSERT_EQ(0x77, target[i]) << "from PE " << left << " byte " << i;
+    memset(plain, 0, bytes);
+    symh_getmem(plain, target, bytes, right);
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    EXPECT_EQ(0x77, plain[bytes - 1]);
+    ASSERT_EQ(SYMH_OK, symh_buffer_unregister(plain));
+    int nic = nic_peers().front();
+    std::string log = symh_captured_log([&] { symh_putmem(target, plain, 8, nic); });
+    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error()) << log;
+    void *dev = nullptr;
+    ASSERT_EQ(SYMH_OK, symh_dev_alloc(&dev, bytes, nullptr));
+    void *stale = dev;
+    ASSERT_EQ(SYMH_OK, symh_dev_free(&dev, SYMH_DEVICE_ANY));
+    log = symh_captured_log([&] { symh_putmem(target, stale, 8, nic); });
+    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_last_error());
+    EXPECT_EQ(1u, log_lines(log)) << log;
+    symh_barrier_all();
+    free(plain);
+    symh_free(target);
+}
+
+// libfabric's path for unregistered local memory on a provider that wants local descriptors
+// (FI_MR_LOCAL; tcp and sockets do not): the fault site makes the transport treat its provider
+// so. Other configurations skip it (UCX has no such path; sockets, or 4 PEs, would run the same
+// code).
+class NicStaged : public SymhTest
+{
+  protected:
+    void SetUp() override
+    {
+        SymhTest::SetUp();
+        const char *tl = getenv("SYMH_TRANSPORT"), *prov = getenv("SYMH_OFI_PROVIDER");
+        if (tl == nullptr || strcmp(tl, "ofi") != 0 || prov == nullptr || strcmp(prov, "tcp") != 0)
+            GTEST_SKIP() << "libfabric's staged path: the ofi_tcp configuration only";
+        int world = 0;
+        MPI_Comm_size(MPI_COMM_WORLD, &world);
+        if (world > 2)
+            GTEST_SKIP() << "libfabric's staged path: at 2 PEs only (4 run the same code)";
+        symh_shim_fault_arm("rma: ofi mr_local", 0);
+        int status = symh_init();
+        const char *fired = symh_shim_fault_fired();
+        symh_shim_fault_arm(nullptr, 0);
+        ASSERT_EQ(SYMH_OK, status);
+        up_ = true;
+        ASSERT_NE(nullptr, fired) << "the transport did not reach its FI_MR_LOCAL choice";
+    }
+    void TearDown() override
+    {
+        if (up_) {
+            symh_barrier_all();
+            symh_finalize();
+        }
+        SymhTest::TearDown();
+    }
+    bool up_ = false;
+};
+
+TEST_F(NicStaged, AnyLocalMemoryThroughBouncePoolAndOneOffRegistrations)
+{
+    check_any_local_memory();
+    check_many_unregistered_nbi();
 }
 
 // PEs reach finalize at different times with non-blocking puts to a NIC peer still outstanding.

@@ -10,7 +10,7 @@
  * mr_mode: FI_MR_VIRT_ADDR unset means offsets from the registered base of the target (exchanged
  * per slot and PE), FI_MR_PROV_KEY the provider's key (else ours), FI_MR_ENDPOINT a bind to the
  * endpoint, FI_MR_LOCAL descriptors for local buffers (slot MRs, map_local handles, a registered
- * scratch area for atomics).
+ * scratch area for atomics; local memory without either is staged: symh_tl_ofi_staged).
  *
  * libfabric is opened at run time (dlopen of libfabric.so.1 when this transport starts), never
  * linked: Debian's libfabric pulls in the PSM libraries, whose constructors install a SIGABRT
@@ -92,6 +92,14 @@ static int symh_tl_ofi_load(void)
  * progress needs (the provider's thread needs the CPU). */
 #define SYMH_OFI_SPINS 0
 #define SYMH_OFI_N_AMO (SYMH_TL_AMO_XOR + 1)
+/* Unregistered local memory under FI_MR_LOCAL (symh_tl_ofi_staged): a transfer of up to
+ * SYMH_OFI_BOUNCE_MAX bytes goes through the registered bounce pool of SYMH_OFI_BOUNCE_SIZE bytes
+ * (each transfer holds a SYMH_OFI_BOUNCE_ALIGN-aligned piece of it until the next drain), larger
+ * ones through a registration of the user's memory made for that transfer alone. */
+#define SYMH_OFI_BOUNCE_MAX   8192
+#define SYMH_OFI_BOUNCE_SIZE  (256 * 1024)
+#define SYMH_OFI_BOUNCE_ALIGN 64
+#define SYMH_OFI_BOUNCE_GETS  (SYMH_OFI_BOUNCE_SIZE / SYMH_OFI_BOUNCE_ALIGN)
 
 /* What a PE shares per key slot (the exchange itself carries the status: symh_boot_exchange). */
 typedef struct {
@@ -144,7 +152,22 @@ static struct {
     void *scratch_desc;
     pthread_mutex_t amo_lock;
     unsigned char amo_ok[2][SYMH_OFI_N_AMO][2]; /* [4/8 bytes][op][fetching] */
-} symh_tl_ofi_state = { .amo_lock = PTHREAD_MUTEX_INITIALIZER };
+
+    /* The bounce pool (FI_MR_LOCAL only; symh_tl_ofi_staged). Its pieces are taken and drained
+     * under bounce_lock: a drain completes everything posted, then copies each staged get out. */
+    char *bounce;
+    struct fid_mr *bounce_mr;
+    void *bounce_desc;
+    size_t bounce_used; /* bytes taken since the last drain (read unlocked by quiet: atomic) */
+    struct {
+        char *stage;
+        void *dest;
+        size_t bytes;
+    } * bounce_gets; /* n_bounce_gets staged gets to copy out at the next drain */
+    int n_bounce_gets;
+    pthread_mutex_t bounce_lock;
+} symh_tl_ofi_state = { .amo_lock = PTHREAD_MUTEX_INITIALIZER,
+                        .bounce_lock = PTHREAD_MUTEX_INITIALIZER };
 
 static const char *symh_tl_ofi_amo_name[SYMH_OFI_N_AMO] = { "fetch", "set", "swap", "cswap",
                                                             "add",   "and", "or",   "xor" };
@@ -328,6 +351,14 @@ static void symh_tl_ofi_teardown(void)
             symh_tl_ofi_mr_close(&symh_tl_ofi_state.mr[slot]);
     }
     symh_tl_ofi_mr_close(&symh_tl_ofi_state.scratch_mr);
+    symh_tl_ofi_mr_close(&symh_tl_ofi_state.bounce_mr);
+    free(symh_tl_ofi_state.bounce);
+    free(symh_tl_ofi_state.bounce_gets);
+    symh_tl_ofi_state.bounce = NULL;
+    symh_tl_ofi_state.bounce_gets = NULL;
+    symh_tl_ofi_state.bounce_desc = NULL;
+    symh_tl_ofi_state.bounce_used = 0;
+    symh_tl_ofi_state.n_bounce_gets = 0;
     symh_tl_ofi_close_fid(symh_tl_ofi_state.ep ? &symh_tl_ofi_state.ep->fid : NULL, "ep");
     symh_tl_ofi_close_fid(symh_tl_ofi_state.av ? &symh_tl_ofi_state.av->fid : NULL, "av");
     symh_tl_ofi_close_fid(symh_tl_ofi_state.cq ? &symh_tl_ofi_state.cq->fid : NULL, "cq");
@@ -468,7 +499,10 @@ static int symh_tl_ofi_pick(int thread_multiple)
     struct fi_info *info = symh_tl_ofi_state.info;
     int mr_mode = info->domain_attr->mr_mode;
     symh_tl_ofi_state.virt_addr = (mr_mode & FI_MR_VIRT_ADDR) != 0;
-    symh_tl_ofi_state.mr_local = (mr_mode & FI_MR_LOCAL) != 0;
+    /* The tests' provider that wants local descriptors (tcp and sockets do not): the fault
+     * site makes this one pass them, and stage unregistered memory, as if it did. */
+    symh_tl_ofi_state.mr_local =
+        (mr_mode & FI_MR_LOCAL) != 0 || symh_fault_hit("rma: ofi mr_local");
     symh_tl_ofi_state.mr_endpoint = (mr_mode & FI_MR_ENDPOINT) != 0;
     symh_tl_ofi_state.prov_key = (mr_mode & FI_MR_PROV_KEY) != 0;
     symh_tl_ofi_state.max_msg =
@@ -592,6 +626,18 @@ static int symh_tl_ofi_register_window(void *base, size_t length, uint64_t *key)
         if (status != SYMH_OK)
             return status;
         symh_tl_ofi_state.scratch_desc = fi_mr_desc(symh_tl_ofi_state.scratch_mr);
+        symh_tl_ofi_state.bounce = aligned_alloc(SYMH_OFI_BOUNCE_ALIGN, SYMH_OFI_BOUNCE_SIZE);
+        symh_tl_ofi_state.bounce_gets =
+            calloc(SYMH_OFI_BOUNCE_GETS, sizeof(*symh_tl_ofi_state.bounce_gets));
+        if (symh_tl_ofi_state.bounce == NULL || symh_tl_ofi_state.bounce_gets == NULL) {
+            symh_error("ofi: out of memory for the bounce pool (%d bytes)", SYMH_OFI_BOUNCE_SIZE);
+            return SYMH_ERR_NO_MEMORY;
+        }
+        status = symh_tl_ofi_mr_reg(symh_tl_ofi_state.bounce, SYMH_OFI_BOUNCE_SIZE,
+                                    FI_READ | FI_WRITE, &symh_tl_ofi_state.bounce_mr);
+        if (status != SYMH_OK)
+            return status;
+        symh_tl_ofi_state.bounce_desc = fi_mr_desc(symh_tl_ofi_state.bounce_mr);
     }
     symh_tl_ofi_check_atomics();
     if (symh_fault_hit("ofi: open")) {
@@ -798,17 +844,16 @@ static int symh_tl_ofi_remote(const char *func, const void *addr, size_t bytes, 
     return SYMH_OK;
 }
 
-/* The descriptor of a local buffer (NULL unless the provider wants FI_MR_LOCAL). */
+/* The descriptor of a registered local buffer (FI_MR_LOCAL): SYMH_OK and *desc, or
+ * SYMH_ERR_NOT_REGISTERED for memory symheap did not map (staged instead). */
 static int symh_tl_ofi_desc(const void *addr, size_t bytes, void **desc)
 {
-    *desc = NULL;
-    if (!symh_tl_ofi_state.mr_local)
-        return SYMH_OK;
     int slot = -1;
     void *handle = NULL;
-    int status = symh_tl_nic_local("ofi", addr, bytes, &slot, &handle);
-    if (status != SYMH_OK)
-        return status;
+
+    *desc = NULL;
+    if (symh_tl_nic_lookup(addr, bytes, &slot, &handle) != SYMH_OK)
+        return SYMH_ERR_NOT_REGISTERED;
     if (slot >= 0) {
         if (slot >= symh_tl_ofi_state.n_slots || symh_tl_ofi_state.mr[slot] == NULL)
             return SYMH_ERR_NOT_REGISTERED;
@@ -822,26 +867,11 @@ static int symh_tl_ofi_desc(const void *addr, size_t bytes, void **desc)
 }
 
 /* Posts a put (writes delivered at the target before they count as complete, so quiet is remote
- * completion) or a get, in chunks of at most max_msg bytes; `wait`: returns when done. */
-static int symh_tl_ofi_xfer(int is_put, void *dest, const void *source, size_t bytes, int pe,
-                            int wait)
+ * completion) or a get between `local` (descriptor `desc`) and the target, in chunks of at most
+ * max_msg bytes; complete once the counter covers them (symh_tl_ofi_wait_all). */
+static int symh_tl_ofi_post(int is_put, char *local, void *desc, size_t bytes, int pe,
+                            uint64_t raddr, uint64_t key, void *context)
 {
-    const char *func = is_put ? "put" : "get";
-    uint64_t raddr, key;
-    void *desc;
-    if (bytes == 0)
-        return SYMH_OK;
-    int status = symh_tl_ofi_remote(func, is_put ? dest : source, bytes, pe, &raddr, &key);
-    if (status == SYMH_OK)
-        status = symh_tl_ofi_desc(is_put ? source : dest, bytes, &desc);
-    if (status != SYMH_OK)
-        return status;
-    /* Providers that want an fi_context per operation keep it until it completes: wait then. */
-    struct fi_context2 ctx;
-    void *context = symh_tl_ofi_state.need_ctx ? &ctx : NULL;
-    if (symh_tl_ofi_state.need_ctx)
-        wait = 1;
-    char *local = is_put ? (char *)(uintptr_t)source : (char *)dest;
     for (size_t done = 0; done < bytes;) {
         size_t chunk =
             bytes - done < symh_tl_ofi_state.max_msg ? bytes - done : symh_tl_ofi_state.max_msg;
@@ -861,6 +891,106 @@ static int symh_tl_ofi_xfer(int is_put, void *dest, const void *source, size_t b
             SYMH_OFI_POST("fi_readmsg", fi_readmsg(symh_tl_ofi_state.ep, &msg, 0));
         done += chunk;
     }
+    return SYMH_OK;
+}
+
+/* With bounce_lock held: completes everything posted (the bounce pool's transfers among it),
+ * copies each staged get to its destination and frees the whole pool. */
+static int symh_tl_ofi_bounce_drain(const char *func)
+{
+    int status = symh_tl_ofi_wait_all(func);
+
+    for (int i = 0; i < symh_tl_ofi_state.n_bounce_gets && status == SYMH_OK; ++i)
+        memcpy(symh_tl_ofi_state.bounce_gets[i].dest, symh_tl_ofi_state.bounce_gets[i].stage,
+               symh_tl_ofi_state.bounce_gets[i].bytes);
+    symh_tl_ofi_state.n_bounce_gets = 0;
+    __atomic_store_n(&symh_tl_ofi_state.bounce_used, 0, __ATOMIC_RELAXED);
+    return status;
+}
+
+/* A transfer whose local side has no descriptor, on a provider that wants one (FI_MR_LOCAL): up
+ * to SYMH_OFI_BOUNCE_MAX bytes through a piece of the bounce pool (a put's data copied there
+ * before the post, so the user's buffer is free at once; a get's copied out at the next drain:
+ * at once when blocking, else the quiet, or a later transfer that finds the pool full); larger
+ * ones through a registration of the user's memory for this transfer alone, closed once it
+ * completed (so such a transfer waits, nbi included). Nothing is cached: no registration can
+ * outlive the memory it covers. */
+static int symh_tl_ofi_staged(int is_put, char *local, size_t bytes, int pe, uint64_t raddr,
+                              uint64_t key, int wait)
+{
+    const char *func = is_put ? "put" : "get";
+    struct fi_context2 ctx;
+    void *context = symh_tl_ofi_state.need_ctx ? &ctx : NULL;
+    int status, done;
+
+    if (bytes > SYMH_OFI_BOUNCE_MAX) {
+        struct fid_mr *mr = NULL;
+
+        status = symh_tl_ofi_mr_reg(local, bytes, FI_READ | FI_WRITE, &mr);
+        if (status != SYMH_OK)
+            return status;
+        status = symh_tl_ofi_post(is_put, local, fi_mr_desc(mr), bytes, pe, raddr, key, context);
+        done = symh_tl_ofi_wait_all(func); /* what was posted, before the registration goes */
+        symh_tl_ofi_mr_close(&mr);
+        return status != SYMH_OK ? status : done;
+    }
+    size_t piece =
+        (bytes + SYMH_OFI_BOUNCE_ALIGN - 1) / SYMH_OFI_BOUNCE_ALIGN * SYMH_OFI_BOUNCE_ALIGN;
+    pthread_mutex_lock(&symh_tl_ofi_state.bounce_lock);
+    status = SYMH_OK;
+    if (symh_tl_ofi_state.bounce_used + piece > SYMH_OFI_BOUNCE_SIZE ||
+        symh_tl_ofi_state.n_bounce_gets == SYMH_OFI_BOUNCE_GETS)
+        status = symh_tl_ofi_bounce_drain(func);
+    if (status == SYMH_OK) {
+        char *stage = symh_tl_ofi_state.bounce + symh_tl_ofi_state.bounce_used;
+
+        if (is_put)
+            memcpy(stage, local, bytes);
+        status = symh_tl_ofi_post(is_put, stage, symh_tl_ofi_state.bounce_desc, bytes, pe, raddr,
+                                  key, context);
+        if (status == SYMH_OK) {
+            __atomic_store_n(&symh_tl_ofi_state.bounce_used, symh_tl_ofi_state.bounce_used + piece,
+                             __ATOMIC_RELAXED);
+            if (!is_put) {
+                int i = symh_tl_ofi_state.n_bounce_gets++;
+
+                symh_tl_ofi_state.bounce_gets[i].stage = stage;
+                symh_tl_ofi_state.bounce_gets[i].dest = local;
+                symh_tl_ofi_state.bounce_gets[i].bytes = bytes;
+            }
+        }
+        /* A provider that wants a context per operation keeps it until completion: wait. */
+        if (status == SYMH_OK && (wait || context != NULL))
+            status = symh_tl_ofi_bounce_drain(func);
+    }
+    pthread_mutex_unlock(&symh_tl_ofi_state.bounce_lock);
+    return status;
+}
+
+/* A put or get of `bytes`; `wait`: returns when done. Registered local memory (or any, where the
+ * provider needs no descriptors) is posted as it is; other memory under FI_MR_LOCAL is staged. */
+static int symh_tl_ofi_xfer(int is_put, void *dest, const void *source, size_t bytes, int pe,
+                            int wait)
+{
+    const char *func = is_put ? "put" : "get";
+    char *local = is_put ? (char *)(uintptr_t)source : (char *)dest;
+    uint64_t raddr, key;
+    void *desc = NULL;
+    if (bytes == 0)
+        return SYMH_OK;
+    int status = symh_tl_ofi_remote(func, is_put ? dest : source, bytes, pe, &raddr, &key);
+    if (status != SYMH_OK)
+        return status;
+    if (symh_tl_ofi_state.mr_local && symh_tl_ofi_desc(local, bytes, &desc) != SYMH_OK)
+        return symh_tl_ofi_staged(is_put, local, bytes, pe, raddr, key, wait);
+    /* Providers that want an fi_context per operation keep it until it completes: wait then. */
+    struct fi_context2 ctx;
+    void *context = symh_tl_ofi_state.need_ctx ? &ctx : NULL;
+    if (symh_tl_ofi_state.need_ctx)
+        wait = 1;
+    status = symh_tl_ofi_post(is_put, local, desc, bytes, pe, raddr, key, context);
+    if (status != SYMH_OK)
+        return status;
     return wait ? symh_tl_ofi_wait_all(func) : SYMH_OK;
 }
 
@@ -1005,7 +1135,16 @@ static int symh_tl_ofi_quiet(void)
 {
     if (!symh_tl_ofi_state.up)
         return SYMH_OK;
-    return symh_tl_ofi_wait_all("quiet");
+    int status = symh_tl_ofi_wait_all("quiet");
+    /* Staged gets land in their destinations at the drain (symh_tl_ofi_staged). */
+    if (__atomic_load_n(&symh_tl_ofi_state.bounce_used, __ATOMIC_RELAXED) != 0) {
+        pthread_mutex_lock(&symh_tl_ofi_state.bounce_lock);
+        int drained = symh_tl_ofi_bounce_drain("quiet");
+        pthread_mutex_unlock(&symh_tl_ofi_state.bounce_lock);
+        if (status == SYMH_OK)
+            status = drained;
+    }
+    return status;
 }
 
 /* Every operation completes before its call returns, so ordering needs no more than quiet. */

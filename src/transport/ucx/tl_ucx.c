@@ -522,7 +522,11 @@ static int symh_tl_ucx_nbi(ucs_status_ptr_t request, const char *call)
 }
 
 /* A put or get of `bytes` between local memory and this PE's symmetric address on `pe`:
- * blocking (waited for here) or nbi (counted, completes on its own, quiet waits). */
+ * blocking (waited for here) or nbi (counted, completes on its own, quiet waits). The local side
+ * may be any host memory, registered or not: UCP takes a buffer without a memory handle and
+ * chooses per size and wire (docs/transports.md "Any local memory"): a copy into its own
+ * registered buffers (short and bcopy protocols), or for zero-copy a registration from its cache,
+ * whose entries UCX's memory hooks (ucm: munmap, brk, madvise) drop when the memory goes. */
 static int symh_tl_ucx_rma(int is_put, int nbi, void *dest, const void *source, size_t bytes,
                            int pe)
 {
