@@ -3,8 +3,8 @@
  *
  * Costs, per 8 KiB of heap one 16-byte word pair: a mark, unmark or resize writes the pairs its
  * range covers (a 1 GiB allocation writes 128 Ki pairs, 2 MiB); a check reads the pairs of its
- * range (the inline one: one pair); the map of a 1 GiB heap is 2 MiB of address space, of which
- * only the pages under live allocations ever hold memory. */
+ * range (the inline one, for a range within one granule: one word); the map of a 1 GiB heap is
+ * 2 MiB of address space, of which only the pages under live allocations ever hold memory. */
 #include "core/core_amap.h"
 
 #include <sys/mman.h>
@@ -136,22 +136,30 @@ static void symh_amap_find(const symh_amap_t *map, size_t g, size_t *first, size
         *end = granules;
 }
 
-symh_amap_verdict_t symh_amap_check(const symh_amap_t *map, size_t offset, size_t bytes,
-                                    size_t *alloc_offset, size_t *alloc_bytes)
+/* Every granule of the range live, and no allocation starting after its first granule. */
+int symh_amap_range_ok(const symh_amap_word_t *words, size_t offset, size_t bytes)
 {
     size_t g0 = offset >> SYMH_AMAP_GRANULE_SHIFT,
            g1 = (offset + bytes - 1) >> SYMH_AMAP_GRANULE_SHIFT;
-    size_t w, first, end;
-    uint64_t bad = 0;
+    size_t w;
 
-    for (w = g0 >> 6; w <= g1 >> 6 && bad == 0; ++w) {
-        const symh_amap_word_t *pair = &map->words[w];
+    for (w = g0 >> 6; w <= g1 >> 6; ++w) {
+        const symh_amap_word_t *pair = &words[w];
         uint64_t mask = symh_amap_mask(w, g0, g1);
         uint64_t inner = w == g0 >> 6 ? mask & ~((uint64_t)1 << (g0 & 63)) : mask;
 
-        bad = (~symh_amap_load(&pair->live) & mask) | (symh_amap_load(&pair->start) & inner);
+        if (((~symh_amap_load(&pair->live) & mask) | (symh_amap_load(&pair->start) & inner)) != 0)
+            return 0;
     }
-    if (bad == 0)
+    return 1;
+}
+
+symh_amap_verdict_t symh_amap_check(const symh_amap_t *map, size_t offset, size_t bytes,
+                                    size_t *alloc_offset, size_t *alloc_bytes)
+{
+    size_t g0 = offset >> SYMH_AMAP_GRANULE_SHIFT, first, end;
+
+    if (symh_amap_range_ok(map->words, offset, bytes))
         return SYMH_AMAP_INSIDE;
     if ((symh_amap_load(&map->words[g0 >> 6].live) & (uint64_t)1 << (g0 & 63)) == 0)
         return SYMH_AMAP_FREED;

@@ -62,23 +62,21 @@ void symh_amap_resize(symh_amap_t *map, size_t offset, size_t old_bytes, size_t 
 symh_amap_verdict_t symh_amap_check(const symh_amap_t *map, size_t offset, size_t bytes,
                                     size_t *alloc_offset, size_t *alloc_bytes);
 
-/* The data path's part, inline: 1 when [offset, offset + bytes) lies within one word pair's
- * 8 KiB and in one live allocation; 0 when it does not, or crosses into the next pair (the caller
- * then asks symh_amap_check). Same preconditions. Two loads from one cache line, a few ALU
- * operations: `first` is the range's first granule's bit, `end` the bit after its last (0 when
- * that is bit 63: unsigned shifts wrap), so end - first covers the range and end - 2 * first the
- * granules after its first, where no allocation may start. */
+/* Whether [offset, offset + bytes) lies in one live allocation (bytes >= 1, offset + bytes <=
+ * size): the yes/no of symh_amap_check, out of line, reading one word pair per 8 KiB. */
+int symh_amap_range_ok(const symh_amap_word_t *words, size_t offset, size_t bytes);
+
+/* The data path's part, inline, with the same preconditions and answer: a range within one
+ * 128-byte granule (every AMO, p and g, and a small put or get unless it straddles a granule's
+ * edge) is inside a live allocation exactly when its granule is live: one load, one bit test.
+ * Anything longer asks symh_amap_range_ok. */
 static inline int symh_amap_fast_ok(const symh_amap_word_t *words, size_t offset, size_t bytes)
 {
-    size_t last = offset + bytes - 1;
-    const symh_amap_word_t *w = &words[offset >> SYMH_AMAP_SPAN_SHIFT];
-    uint64_t first = (uint64_t)1 << ((offset >> SYMH_AMAP_GRANULE_SHIFT) & 63);
-    uint64_t end = (uint64_t)2 << ((last >> SYMH_AMAP_GRANULE_SHIFT) & 63);
+    size_t g = offset >> SYMH_AMAP_GRANULE_SHIFT;
 
-    if (((offset ^ last) >> SYMH_AMAP_SPAN_SHIFT) != 0)
-        return 0;
-    return ((~__atomic_load_n(&w->live, __ATOMIC_RELAXED) & (end - first)) |
-            (__atomic_load_n(&w->start, __ATOMIC_RELAXED) & (end - 2 * first))) == 0;
+    if (((offset ^ (offset + bytes - 1)) >> SYMH_AMAP_GRANULE_SHIFT) != 0)
+        return symh_amap_range_ok(words, offset, bytes);
+    return (int)(__atomic_load_n(&words[g >> 6].live, __ATOMIC_RELAXED) >> (g & 63)) & 1;
 }
 
 #endif /* SYMH_CORE_AMAP_H */

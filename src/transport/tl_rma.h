@@ -1,9 +1,9 @@
 /* transport: translation of symmetric addresses for the RMA, atomic and synchronization entry
  * points (tl_rma.c, tl_amo.c, tl_sync.c). The data path is inline: one bounds check against this
- * PE's heap, one against the allocation the range starts in (two loads of the heap's allocation
- * map, core_amap.h), one load of the cached peer base, no locks, no syscalls, no allocation.
- * Every failure, and a range that crosses an 8 KiB unit of the map, goes to one out-of-line
- * function that finds the reason and logs it. */
+ * PE's heap, one against the allocation the range starts in (one load and a bit test of the
+ * heap's allocation map, core_amap.h, for a range within one 128-byte granule; a call for a longer
+ * one), one load of the cached peer base, no locks, no syscalls, no allocation. Every failure
+ * goes to one out-of-line function that finds the reason and logs it. */
 #ifndef SYMH_TL_RMA_H
 #define SYMH_TL_RMA_H
 
@@ -94,13 +94,15 @@ void symh_tl_rma_ops_xfer(const symh_tl_rma_access_t *access, void *dest, const 
                           size_t bytes, int pe);
 
 /* Checks the symmetric range [addr, addr + nelems * elem_size) for `pe` (the heap and the
- * allocation inline, a range across 8 KiB units of the allocation map and a symmetric region out
+ * allocation inline, the allocation of a range longer than a granule and a symmetric region out
  * of line): 1 and *mapped = its load/store address there, or 1 and *mapped = NULL when the
  * access must go through the PE's ops table (symh_tl_ops_of), or 0 when refused (the reason
  * logged and recorded). nelems must be at least 1. The data path's one branch: mapped ->
- * load/store, else -> ops. */
-static inline int symh_tl_rma_target(const symh_tl_rma_access_t *access, const void *addr,
-                                     size_t nelems, int pe, char **mapped)
+ * load/store, else -> ops. Always inlined, so that each entry point's constant access folds in
+ * (left to itself gcc stops inlining it once the allocation check is in). */
+static inline __attribute__((always_inline)) int
+symh_tl_rma_target(const symh_tl_rma_access_t *access, const void *addr, size_t nelems, int pe,
+                   char **mapped)
 {
     uintptr_t offset = (uintptr_t)addr - symh_tl_rma.heap_lo;
     const symh_amap_word_t *words = symh_tl_rma.amap_words;
