@@ -3,7 +3,10 @@
  * MPI_Win_flush) measured in the same run, with single-thread memcpy as the ceiling. Medians of
  * --reps repetitions; prints a Markdown table with ratios and writes a CSV with --csv FILE.
  * --target symm puts the symheap side's target in a region of symh_buffer_register_symmetric
- * (VMM memory, translated by the out-of-line region table) instead of the heap. The route to
+ * (VMM memory, translated by the out-of-line region table) instead of the heap. --check-cost R
+ * measures instead what bounding a range by its allocation costs (docs/rma.md "Bounds by
+ * allocation"): small transfers with the check and without it (SYMH_ALLOC_CHECK=0), in R rounds
+ * of one symh_init each way, alternating, so that both see the same machine. The route to
  * PE 1 is whatever the environment selects (SYMH_TRANSPORT=ucx|ofi forces a NIC transport:
  * bench/run_rma_nic.sh runs it that way next to MPI RMA on the same wire). --local compare
  * measures instead, at 8 B, 4 KiB, 64 KiB and 1 MiB (up to --max), put and get latency and
@@ -29,6 +32,7 @@ typedef struct {
     const char *csv;
     int symm;          /* --target symm */
     int local_compare; /* --local compare */
+    int check_cost;    /* --check-cost ROUNDS: 0 = the size sweep */
 } bench_opts_t;
 
 typedef enum {
@@ -242,12 +246,124 @@ static int bench_parse(int argc, char **argv, bench_opts_t *o)
             o->symm = 1;
         else if (strcmp(argv[i], "--local") == 0 && strcmp(argv[i + 1], "compare") == 0)
             o->local_compare = 1;
+        else if (strcmp(argv[i], "--check-cost") == 0 && atoi(argv[i + 1]) > 0)
+            o->check_cost = atoi(argv[i + 1]);
         else
             return -1;
     }
     if (i != argc || o->min < 1 || o->max < o->min || o->max > ((size_t)1 << 30) || o->iters < 1 ||
         o->reps < 1)
         return -1;
+    return 0;
+}
+
+/* The operations --check-cost times, each on the heap target of PE 1. */
+typedef enum {
+    BENCH_CC_PUT_QUIET, /* symh_putmem 8 B + symh_quiet: the sweep's latency */
+    BENCH_CC_PUT,       /* symh_putmem 8 B alone: the translation and a store */
+    BENCH_CC_P,         /* symh_long_p */
+    BENCH_CC_GET,       /* symh_getmem 8 B */
+    BENCH_CC_PUT_64K,   /* symh_putmem 64 KiB + quiet: 8 units of the map, the walk out of line */
+    BENCH_CC_KINDS
+} bench_cc_kind_t;
+
+static const char *const bench_cc_names[BENCH_CC_KINDS] = { "putmem 8 B + quiet", "putmem 8 B",
+                                                            "long_p", "getmem 8 B",
+                                                            "putmem 64 KiB + quiet" };
+
+/* Nanoseconds per operation of `kind`. */
+static double bench_cc_run(bench_cc_kind_t kind, long iters)
+{
+    double t0 = symh_bench_now();
+    long i;
+
+    for (i = 0; i < iters; ++i) {
+        switch (kind) {
+        case BENCH_CC_PUT_QUIET:
+            symh_putmem(bench.sym, bench.local, 8, 1);
+            symh_quiet();
+            break;
+        case BENCH_CC_PUT:
+            symh_putmem(bench.sym, bench.local, 8, 1);
+            break;
+        case BENCH_CC_P:
+            symh_long_p((long *)bench.sym, i, 1);
+            break;
+        case BENCH_CC_GET:
+            symh_getmem(bench.local, bench.sym, 8, 1);
+            bench_clobber();
+            break;
+        default:
+            symh_putmem(bench.sym, bench.local, 65536, 1);
+            symh_quiet();
+            break;
+        }
+    }
+    return (symh_bench_now() - t0) / (double)iters * 1e9;
+}
+
+/* --check-cost: `rounds` times symh_init with the check (SYMH_ALLOC_CHECK=1) and without, each
+ * followed by `reps` samples of every kind on PE 0; prints the medians over all samples and their
+ * difference, the check's cost. */
+static int bench_check_cost(const bench_opts_t *o)
+{
+    enum { ON, OFF };
+    double *samples[2][BENCH_CC_KINDS], med[2][BENCH_CC_KINDS];
+    size_t n = (size_t)o->check_cost * (size_t)o->reps, got = 0;
+    long iters[BENCH_CC_KINDS];
+    int round, mode, k, r, me = 0;
+
+    for (k = 0; k < BENCH_CC_KINDS; ++k) {
+        iters[k] = k == BENCH_CC_PUT_64K ? o->iters / 100 + 1 : o->iters * 10;
+        for (mode = ON; mode <= OFF; ++mode)
+            if ((samples[mode][k] = malloc(n * sizeof(double))) == NULL)
+                return 1;
+    }
+    for (round = 0; round < o->check_cost; ++round) {
+        for (mode = ON; mode <= OFF; ++mode) {
+            setenv("SYMH_ALLOC_CHECK", mode == ON ? "1" : "0", 1);
+            if (symh_init() != SYMH_OK)
+                return 1;
+            me = symh_my_pe();
+            bench.sym = symh_malloc(65536);
+            bench.local = aligned_alloc(4096, 65536);
+            if (bench.sym == NULL || bench.local == NULL ||
+                symh_buffer_register(bench.local, 65536) != SYMH_OK)
+                return 1;
+            memset(bench.local, 1, 65536);
+            symh_barrier_all();
+            if (me == 0)
+                for (k = 0; k < BENCH_CC_KINDS; ++k) {
+                    (void)bench_cc_run((bench_cc_kind_t)k, iters[k] / 10 + 1); /* warm up */
+                    for (r = 0; r < o->reps; ++r)
+                        samples[mode][k][got + (size_t)r] =
+                            bench_cc_run((bench_cc_kind_t)k, iters[k]);
+                }
+            symh_barrier_all();
+            symh_buffer_unregister(bench.local);
+            free(bench.local);
+            symh_free(bench.sym);
+            symh_finalize();
+        }
+        got += (size_t)o->reps;
+    }
+    if (me == 0) {
+        printf("allocation check: %d rounds of symh_init with SYMH_ALLOC_CHECK=1 and =0 "
+               "alternating, %d samples each per round; route to PE 1: IPC unless "
+               "SYMH_TRANSPORT says otherwise\n\n",
+               o->check_cost, o->reps);
+        printf("| operation (PE 0 -> PE 1) | with check (ns) | SYMH_ALLOC_CHECK=0 (ns) | check's "
+               "cost (ns) | ratio |\n|---|---|---|---|---|\n");
+        for (k = 0; k < BENCH_CC_KINDS; ++k) {
+            for (mode = ON; mode <= OFF; ++mode)
+                med[mode][k] = symh_bench_median(samples[mode][k], n);
+            printf("| %s | %.2f | %.2f | %+.2f | %.2f |\n", bench_cc_names[k], med[ON][k],
+                   med[OFF][k], med[ON][k] - med[OFF][k], med[ON][k] / med[OFF][k]);
+        }
+    }
+    for (k = 0; k < BENCH_CC_KINDS; ++k)
+        for (mode = ON; mode <= OFF; ++mode)
+            free(samples[mode][k]);
     return 0;
 }
 
@@ -265,9 +381,18 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     if (bench_parse(argc, argv, &o) != 0) {
         fprintf(stderr, "usage: bench_rma [--min BYTES] [--max BYTES] [--iters N] [--reps R] "
-                        "[--csv FILE] [--target heap|symm] [--local compare]\n");
+                        "[--csv FILE] [--target heap|symm] [--local compare] "
+                        "[--check-cost ROUNDS]\n");
         MPI_Finalize();
         return 2;
+    }
+    if (o.check_cost > 0) {
+        if (o.reps > 64)
+            o.reps = 64;
+        if (bench_check_cost(&o) != 0)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        MPI_Finalize();
+        return 0;
     }
     if (symh_init() != SYMH_OK)
         MPI_Abort(MPI_COMM_WORLD, 1);

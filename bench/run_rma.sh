@@ -2,6 +2,8 @@
 # Runs bench_rma at 2 PEs (PE 0 -> PE 1): prints the Markdown table (symheap vs MPI RMA vs
 # memcpy), writes the CSV and, when gnuplot is installed, a PNG of latency and bandwidth vs size.
 # usage: bench/run_rma.sh [BUILD_DIR] [bench options...]   (default CSV: BUILD_DIR/bench/rma.csv)
+# With --check-cost ROUNDS it prints instead the cost of bounding a range by its allocation: small
+# transfers with the check and with SYMH_ALLOC_CHECK=0, alternating (docs/rma.md).
 set -euo pipefail
 
 . "$(dirname "$0")/bench_env.sh"
@@ -13,6 +15,12 @@ for ((i = 0; i + 1 < ${#args[@]}; i++)); do
     [ "${args[i]}" = --csv ] && csv=${args[i + 1]}
 done
 echo
+for arg in "$@"; do
+    if [ "$arg" = --check-cost ]; then
+        mpirun --oversubscribe -np 2 "$bin" "$@"
+        exit
+    fi
+done
 mpirun --oversubscribe -np 2 "$bin" --csv "$csv" "$@"
 echo
 echo "csv: $csv"

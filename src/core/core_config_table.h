@@ -45,6 +45,9 @@
       "reductions are pipelined through it")                                                       \
     X(CHECK_COLLECTIVES, BOOL, "0", NULL,                                                          \
       "1: every team collective first agrees on its arguments; a mismatch fails every member "     \
-      "with one line naming the argument and the PEs (costs one exchange per call)")
+      "with one line naming the argument and the PEs (costs one exchange per call)")               \
+    X(ALLOC_CHECK, BOOL, "1", NULL,                                                                \
+      "0: RMA, atomics and wait/test bound a heap range by the whole heap, not by the "            \
+      "allocation it starts in (for measuring the check's cost; docs/rma.md)")
 
 #endif /* SYMH_CORE_CONFIG_TABLE_H */

@@ -32,6 +32,12 @@ static const char *const symh_heap_arg_names[SYMH_COLL_OP_COUNT][SYMH_COLL_AGREE
 
 static symh_heap_alloc_t *symh_heap_allocator;
 static pthread_mutex_t symh_heap_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The live blocks again, as the transport's bounds check reads them (core_amap.h): every change of
+ * the allocator below is followed, under the same lock, by the same change here. */
+static symh_amap_t symh_heap_amap;
+
+_Static_assert(SYMH_AMAP_GRANULE == SYMH_HEAP_ALLOC_GRANULE,
+               "the allocation map's granule is the allocator's");
 
 /* The allocator's lock, taken only when threads of this PE may call into the library at once
  * (SYMH_THREAD_MULTIPLE: a symh_heap_stats beside a symh_malloc). Below that level the program
@@ -153,6 +159,43 @@ static int symh_heap_agree(symh_heap_call_t *call)
     return mine->status != SYMH_OK ? mine->status : SYMH_ERR_MISMATCH;
 }
 
+/* The allocator's three changes, each followed by the map's (the caller holds the lock). */
+static int symh_heap_alloc_mark(size_t size, size_t alignment, size_t *offset)
+{
+    size_t bytes = 0;
+    int status = symh_heap_alloc_alloc(symh_heap_allocator, size, alignment, offset);
+
+    if (status == SYMH_OK &&
+        symh_heap_alloc_block_size(symh_heap_allocator, *offset, &bytes) == SYMH_OK)
+        symh_amap_mark(&symh_heap_amap, *offset, bytes);
+    return status;
+}
+
+static int symh_heap_alloc_unmark(size_t offset)
+{
+    size_t bytes = 0;
+    int status = symh_heap_alloc_block_size(symh_heap_allocator, offset, &bytes);
+
+    if (status == SYMH_OK)
+        status = symh_heap_alloc_free(symh_heap_allocator, offset);
+    if (status == SYMH_OK)
+        symh_amap_unmark(&symh_heap_amap, offset, bytes);
+    return status;
+}
+
+static int symh_heap_alloc_remark(size_t offset, size_t size)
+{
+    size_t old_bytes = 0, new_bytes = 0;
+    int status = symh_heap_alloc_block_size(symh_heap_allocator, offset, &old_bytes);
+
+    if (status == SYMH_OK)
+        status = symh_heap_alloc_resize(symh_heap_allocator, offset, size);
+    if (status == SYMH_OK &&
+        symh_heap_alloc_block_size(symh_heap_allocator, offset, &new_bytes) == SYMH_OK)
+        symh_amap_resize(&symh_heap_amap, offset, old_bytes, new_bytes);
+    return status;
+}
+
 /* Local allocation for malloc, align, calloc and the moving realloc. */
 static void symh_heap_local_alloc(symh_heap_call_t *call, size_t size, size_t alignment)
 {
@@ -162,7 +205,7 @@ static void symh_heap_local_alloc(symh_heap_call_t *call, size_t size, size_t al
     int status;
 
     symh_heap_lock_take();
-    status = symh_heap_alloc_alloc(symh_heap_allocator, size, alignment, &offset);
+    status = symh_heap_alloc_mark(size, alignment, &offset);
     if (status != SYMH_OK) /* for the message only: the largest free block is a walk */
         symh_heap_alloc_stats(symh_heap_allocator, &stats);
     symh_heap_lock_give();
@@ -185,8 +228,18 @@ static void symh_heap_local_alloc(symh_heap_call_t *call, size_t size, size_t al
 static void symh_heap_local_free(size_t offset)
 {
     symh_heap_lock_take();
-    symh_heap_alloc_free(symh_heap_allocator, offset);
+    symh_heap_alloc_unmark(offset);
     symh_heap_lock_give();
+}
+
+static int symh_heap_local_resize(size_t offset, size_t size)
+{
+    int status;
+
+    symh_heap_lock_take();
+    status = symh_heap_alloc_remark(offset, size);
+    symh_heap_lock_give();
+    return status;
 }
 
 /* Agreement for the calls that allocate: keep the block, or give it back. */
@@ -361,9 +414,7 @@ static void *symh_heap_realloc_call(void *ptr, size_t size)
         return symh_heap_finish_alloc(&call);
     }
     if (symh_heap_local_lookup(&call, ptr, &offset, &bytes) == SYMH_OK && size > 0) {
-        symh_heap_lock_take();
-        status = symh_heap_alloc_resize(symh_heap_allocator, offset, size);
-        symh_heap_lock_give();
+        status = symh_heap_local_resize(offset, size);
         if (status == SYMH_OK) {
             how = SYMH_REALLOC_IN_PLACE;
             call.payload.result = offset;
@@ -387,13 +438,10 @@ static void *symh_heap_realloc_call(void *ptr, size_t size)
     status = symh_heap_agree(&call);
     if (status != SYMH_OK) {
         /* Roll back: the old block stays as it was on every PE. */
-        if (how == SYMH_REALLOC_IN_PLACE) {
-            symh_heap_lock_take();
-            symh_heap_alloc_resize(symh_heap_allocator, offset, bytes);
-            symh_heap_lock_give();
-        } else if (how == SYMH_REALLOC_MOVED) {
+        if (how == SYMH_REALLOC_IN_PLACE)
+            symh_heap_local_resize(offset, bytes);
+        else if (how == SYMH_REALLOC_MOVED)
             symh_heap_local_free((size_t)call.payload.result);
-        }
         symh_status_set(status);
         return NULL;
     }
@@ -473,9 +521,26 @@ int symh_heap_init(void)
     status = symh_heap_alloc_create(symh_heap_window.heap_size, &symh_heap_allocator);
     if (status != SYMH_OK) {
         symh_error("symh_init: cannot create the heap allocator");
-        symh_heap_window_fini();
+        goto err_window;
     }
+    status = symh_amap_create(symh_heap_window.heap_size, &symh_heap_amap);
+    if (status != SYMH_OK) {
+        symh_error("symh_init: cannot create the heap's allocation map");
+        goto err_alloc;
+    }
+    return SYMH_OK;
+
+err_alloc:
+    symh_heap_alloc_destroy(symh_heap_allocator);
+    symh_heap_allocator = NULL;
+err_window:
+    symh_heap_window_fini();
     return status;
+}
+
+const symh_amap_t *symh_heap_alloc_map(void)
+{
+    return &symh_heap_amap;
 }
 
 void symh_heap_fini(void)
@@ -490,6 +555,7 @@ void symh_heap_fini(void)
                    stats.used);
     symh_heap_alloc_destroy(symh_heap_allocator);
     symh_heap_allocator = NULL;
+    symh_amap_destroy(&symh_heap_amap);
     symh_heap_window_fini();
 }
 
@@ -498,7 +564,7 @@ int symh_heap_debug_local_alloc(size_t size, size_t *offset)
     int status;
 
     symh_heap_lock_take();
-    status = symh_heap_alloc_alloc(symh_heap_allocator, size, SYMH_HEAP_ALLOC_GRANULE, offset);
+    status = symh_heap_alloc_mark(size, SYMH_HEAP_ALLOC_GRANULE, offset);
     symh_heap_lock_give();
     return status;
 }
@@ -508,7 +574,7 @@ int symh_heap_debug_local_free(size_t offset)
     int status;
 
     symh_heap_lock_take();
-    status = symh_heap_alloc_free(symh_heap_allocator, offset);
+    status = symh_heap_alloc_unmark(offset);
     symh_heap_lock_give();
     return status;
 }

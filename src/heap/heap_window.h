@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "core/core_amap.h"
 #include "device/dev.h"
 
 typedef struct {
@@ -38,6 +39,12 @@ void symh_heap_window_fini(void);
 /* The window plus the allocator (heap_api.c); local, the caller agrees across PEs. */
 int symh_heap_init(void);
 void symh_heap_fini(void);
+
+/* The map of the live allocations (core_amap.h), equal to the allocator's live blocks after every
+ * change (every path of malloc & co., rollbacks and the test hooks below included): what the
+ * runtime hands to the transport for its bounds check. Valid from symh_heap_init to
+ * symh_heap_fini. */
+const symh_amap_t *symh_heap_alloc_map(void);
 
 /* Test hooks: allocate or free on this PE only, outside any collective, to build the asymmetric
  * states (exhaustion on one PE) that the agreement must survive. */

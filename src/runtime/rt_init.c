@@ -180,7 +180,11 @@ static int symh_rt_layers_init(void)
     status = symh_rt_agree(symh_rt_ipc_init(), NULL);
     if (status != SYMH_OK)
         goto err_ipc;
-    status = symh_rt_agree(symh_tl_rma_init(), NULL);
+    /* The heap's map of live allocations bounds every RMA range (transport may not include heap:
+     * handed over here, like the window); SYMH_ALLOC_CHECK=0 bounds ranges by the heap only. */
+    status = symh_rt_agree(
+        symh_tl_rma_init(symh_config_bool(SYMH_CFG_ALLOC_CHECK) ? symh_heap_alloc_map() : NULL),
+        NULL);
     if (status != SYMH_OK)
         goto err_rma;
     status = symh_rt_agree(symh_tl_nic_init(), NULL);

@@ -19,7 +19,7 @@
 
 symh_tl_rma_state_t symh_tl_rma;
 
-int symh_tl_rma_init(void)
+int symh_tl_rma_init(const symh_amap_t *amap)
 {
     int n = symh_boot_info.n_pes, pe;
     char **bases;
@@ -46,6 +46,8 @@ int symh_tl_rma_init(void)
         .heap_size = symh_tl_window.heap_size,
         .heap_offset = symh_tl_window.heap_offset,
         .peer_base = bases,
+        .amap = amap,
+        .amap_words = amap != NULL ? amap->words : NULL,
     };
     symh_tl_rma.up = 1;
     return SYMH_OK;
@@ -71,7 +73,8 @@ int symh_tl_rma_slow(const symh_tl_rma_access_t *access, const void *addr, size_
     const char *func = access->func, *arg = access->arg;
     size_t elem_size = access->elem_size, align = access->align;
     uintptr_t lo = symh_tl_rma.heap_lo, a = (uintptr_t)addr, offset = a - lo;
-    size_t left;
+    size_t left, alloc_offset = 0, alloc_bytes = 0;
+    symh_amap_verdict_t verdict;
     char *base;
 
     if (pe < 0 || pe >= symh_tl_rma.n_pes) {
@@ -85,6 +88,22 @@ int symh_tl_rma_slow(const symh_tl_rma_access_t *access, const void *addr, size_
             symh_error("%s: %s %p + %zu elements of %zu bytes runs past the end of the symmetric "
                        "heap (%zu bytes left)",
                        func, arg, addr, nelems, elem_size, left);
+            return SYMH_ERR_NOT_REGISTERED;
+        }
+        verdict = symh_tl_rma.amap == NULL || (access->flags & SYMH_TL_RMA_QUERY)
+                      ? SYMH_AMAP_INSIDE
+                      : symh_amap_check(symh_tl_rma.amap, a - lo, nelems * elem_size, &alloc_offset,
+                                        &alloc_bytes);
+        if (verdict == SYMH_AMAP_FREED) {
+            symh_error("%s: %s %p (heap+%#zx) is in freed heap: no live allocation holds it", func,
+                       arg, addr, (size_t)(a - lo));
+            return SYMH_ERR_NOT_REGISTERED;
+        }
+        if (verdict == SYMH_AMAP_PAST_END) {
+            symh_error("%s: %s %p + %zu elements of %zu bytes runs past the end of its allocation "
+                       "(%p, %zu bytes; %zu bytes left)",
+                       func, arg, addr, nelems, elem_size, (void *)(lo + alloc_offset), alloc_bytes,
+                       (size_t)(alloc_offset + alloc_bytes - (a - lo)));
             return SYMH_ERR_NOT_REGISTERED;
         }
     } else if ((left = symh_tl_symm_left(a)) != 0) {
@@ -448,7 +467,7 @@ int symh_addr_accessible(const void *addr, int pe)
 
 void *symh_ptr(const void *dest, int pe)
 {
-    SYMH_TL_RMA_ACCESS(access, "dest", 1, 1, SYMH_TL_RMA_BLOCKING);
+    SYMH_TL_RMA_ACCESS(access, "dest", 1, 1, SYMH_TL_RMA_BLOCKING | SYMH_TL_RMA_QUERY);
     char *remote;
 
     SYMH_TL_RMA_CHECK_UP(NULL);

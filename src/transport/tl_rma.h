@@ -1,13 +1,16 @@
 /* transport: translation of symmetric addresses for the RMA, atomic and synchronization entry
  * points (tl_rma.c, tl_amo.c, tl_sync.c). The data path is inline: one bounds check against this
- * PE's heap, one load of the cached peer base, no locks, no syscalls, no allocation. Every
- * failure goes to one out-of-line function that finds the reason and logs it. */
+ * PE's heap, one against the allocation the range starts in (one load and a bit test of the
+ * heap's allocation map, core_amap.h, for a range within one 128-byte granule; a call for a longer
+ * one), one load of the cached peer base, no locks, no syscalls, no allocation. Every failure
+ * goes to one out-of-line function that finds the reason and logs it. */
 #ifndef SYMH_TL_RMA_H
 #define SYMH_TL_RMA_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/core_amap.h"
 #include "core/core_log.h"
 #include "core/core_status.h"
 #include "transport/tl.h"
@@ -21,6 +24,10 @@ typedef struct {
     size_t heap_size;
     size_t heap_offset; /* heap_lo - this PE's window base */
     char **peer_base;   /* n_pes entries: the window of each PE here, NULL when unreachable */
+    /* The heap's allocation map (the runtime hands it over: transport may not include heap) and
+     * its words; NULL under SYMH_ALLOC_CHECK=0, when ranges are bounded by the heap only. */
+    const symh_amap_t *amap;
+    const symh_amap_word_t *amap_words;
     /* Set while a NIC transport is active: every atomic of the job goes through it, even to a
      * mapped PE, so that all atomics on one word take one path (docs/transports.md). */
     const symh_tl_ops_t *amo_ops;
@@ -28,8 +35,10 @@ typedef struct {
 
 extern symh_tl_rma_state_t symh_tl_rma;
 
-/* Caches the window and every peer's base (after symh_tl_ipc_init); local, not collective. */
-int symh_tl_rma_init(void);
+/* Caches the window and every peer's base (after symh_tl_ipc_init) and `amap`, the heap's map of
+ * live allocations that bounds every heap range (NULL: the heap's bounds only); local, not
+ * collective. */
+int symh_tl_rma_init(const symh_amap_t *amap);
 void symh_tl_rma_fini(void);
 
 /* Logs the not-initialized line naming `func` and records the error. */
@@ -43,6 +52,9 @@ void symh_tl_rma_not_up(const char *func);
 #define SYMH_TL_RMA_NBI       1
 #define SYMH_TL_RMA_OWN_LOCAL 2
 #define SYMH_TL_RMA_PUT       4
+/* QUERY: an address query (symh_ptr) that moves no data: bounded by the heap, not the allocation,
+ * like symh_addr_accessible. */
+#define SYMH_TL_RMA_QUERY 8
 
 /* What one public entry point accesses and how: a constant of each entry point of the X-macro
  * families (SYMH_TL_RMA_ACCESS), which the inlined data path folds away. A new property of an
@@ -82,23 +94,29 @@ void symh_tl_rma_ops_done(symh_log_context_t *ctx, const symh_tl_ops_t *ops, int
 void symh_tl_rma_ops_xfer(const symh_tl_rma_access_t *access, void *dest, const void *source,
                           size_t bytes, int pe);
 
-/* Checks the symmetric range [addr, addr + nelems * elem_size) for `pe` (the heap inline, a
- * symmetric region out of line): 1 and *mapped = its load/store address there, or 1 and
- * *mapped = NULL when the access must go through the PE's ops table (symh_tl_ops_of), or 0 when
- * refused (the reason logged and recorded). nelems must be at least 1. The data path's one
- * branch: mapped -> load/store, else -> ops. */
-static inline int symh_tl_rma_target(const symh_tl_rma_access_t *access, const void *addr,
-                                     size_t nelems, int pe, char **mapped)
+/* Checks the symmetric range [addr, addr + nelems * elem_size) for `pe` (the heap and the
+ * allocation inline, the allocation of a range longer than a granule and a symmetric region out
+ * of line): 1 and *mapped = its load/store address there, or 1 and *mapped = NULL when the
+ * access must go through the PE's ops table (symh_tl_ops_of), or 0 when refused (the reason
+ * logged and recorded). nelems must be at least 1. The data path's one branch: mapped ->
+ * load/store, else -> ops. Always inlined, so that each entry point's constant access folds in
+ * (left to itself gcc stops inlining it once the allocation check is in). */
+static inline __attribute__((always_inline)) int
+symh_tl_rma_target(const symh_tl_rma_access_t *access, const void *addr, size_t nelems, int pe,
+                   char **mapped)
 {
     uintptr_t offset = (uintptr_t)addr - symh_tl_rma.heap_lo;
+    const symh_amap_word_t *words = symh_tl_rma.amap_words;
     char *base;
     int status;
 
     /* Unsigned compares reject negative PEs and addresses below the heap; the division keeps
-     * nelems * elem_size from overflowing. */
+     * nelems * elem_size from overflowing, so the allocation check may multiply. */
     if ((unsigned)pe < (unsigned)symh_tl_rma.n_pes && offset < symh_tl_rma.heap_size &&
         nelems <= (symh_tl_rma.heap_size - offset) / access->elem_size &&
         ((uintptr_t)addr & (access->align - 1)) == 0 &&
+        (words == NULL || (access->flags & SYMH_TL_RMA_QUERY) ||
+         symh_amap_fast_ok(words, offset, nelems * access->elem_size)) &&
         (base = symh_tl_rma.peer_base[pe]) != NULL) {
         *mapped = base + symh_tl_rma.heap_offset + offset;
         return 1;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <symheap.h>
+#include <symheap/rma.h>
 #include <symheap/vmm.h>
 
 #include "mpi_test_util.hpp"
@@ -350,6 +351,50 @@ void hammer(int threads, int iterations)
         printf("  %d threads x %d malloc+free on each PE, %ld calls refused or out of step\n",
                threads, iterations, refused.load());
     (void)log;
+    symh_finalize();
+}
+
+// A second thread per PE puts, gets and adds into an allocation that lives throughout while the
+// first thread allocates and frees blocks around it (collective, so in step with the other PEs):
+// the bounds check reads the heap's allocation map as the heap changes it (docs/rma.md "Bounds by
+// allocation"), and no access inside the live allocation is ever refused. Under the thread
+// sanitizer this is where a plain access to the map would show.
+TEST_F(Coll, PutThreadsPerPeBesideMallocAndFree)
+{
+    int provided = -1;
+    ASSERT_EQ(SYMH_OK, symh_init_thread(SYMH_THREAD_MULTIPLE, &provided));
+    ASSERT_EQ(SYMH_THREAD_MULTIPLE, provided);
+    const int peer = (me() + 1) % npes();
+    auto *words = (long *)symh_calloc(64, sizeof(long));
+    ASSERT_NE(nullptr, words);
+    std::atomic<bool> stop{ false };
+    std::atomic<long> refused{ 0 }, ops{ 0 };
+    std::thread putter([&] {
+        long got[4];
+        for (long i = 0; !stop.load(std::memory_order_relaxed); ++i) {
+            symh_long_p(&words[i % 64], i, peer);
+            refused += symh_last_error() != SYMH_OK;
+            symh_long_get(got, &words[(i * 7) % 61], 4, peer);
+            refused += symh_last_error() != SYMH_OK;
+            symh_long_atomic_add(&words[63], 1, peer);
+            refused += symh_last_error() != SYMH_OK;
+            ++ops;
+        }
+    });
+    for (int i = 0; i < 300; ++i) {
+        void *a = symh_malloc(64 + (size_t)(i % 5) * 128), *b = symh_calloc(1, 9000);
+        EXPECT_NE(nullptr, a);
+        EXPECT_NE(nullptr, b);
+        void *c = symh_realloc(a, 200 + (size_t)(i % 3) * 4096);
+        EXPECT_NE(nullptr, c);
+        symh_free(b);
+        symh_free(c);
+    }
+    stop = true;
+    putter.join();
+    EXPECT_EQ(0, refused.load()) << "of " << ops.load() << " accesses inside a live allocation";
+    symh_barrier_all();
+    symh_free(words);
     symh_finalize();
 }
 

@@ -1,7 +1,8 @@
 // Multi-PE tests of RMA, atomics and point-to-point synchronization over the node-local IPC
 // transport: ring and all-to-all transfers of 1 B .. 4 MiB, every typed family, strided and
 // non-blocking forms, fence ordering, atomics under contention, token rings, the pointer queries
-// and every misuse (one log line, nothing written, the error recorded).
+// and every misuse (one log line, nothing written, the error recorded), ranges bounded by their
+// allocation included.
 #define OMPI_SKIP_MPICXX  1
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
@@ -9,6 +10,7 @@
 #include <sched.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -683,6 +685,146 @@ TEST_F(RmaMisuse, UnreachablePe)
         EXPECT_EQ(0, symh_addr_accessible(target, far));
     });
     EXPECT_EQ(0u, count_lines(log, "\n")) << "an unreachable PE is an answer, not misuse: " << log;
+}
+
+// ---- bounds by allocation (docs/rma.md "Bounds by allocation") -------------------------------
+
+// `target` and `sentinel` of RmaMisuse, next to each other: a range that runs past the target's
+// end runs into the sentinel, which TearDown checks untouched on every PE (each PE is the right
+// neighbour of another), after a barrier.
+class RmaBounds : public RmaMisuse
+{
+  protected:
+    void SetUp() override
+    {
+        RmaMisuse::SetUp();
+        ASSERT_EQ(target + kBytes, sentinel) << "the two allocations are not neighbours";
+    }
+    // The start of the line for a range that runs past the end of the target.
+    static std::string past(const void *alloc, size_t bytes)
+    {
+        char text[96];
+        snprintf(text, sizeof(text), "runs past the end of its allocation (%p, %zu bytes", alloc,
+                 bytes);
+        return text;
+    }
+};
+
+TEST_F(RmaBounds, CrossingIntoTheNextAllocationIsRefused)
+{
+    const std::string end = past(target, kBytes);
+    for (int pe : { right(), me() }) {
+        expect_refused("symh_putmem: dest ", SYMH_ERR_NOT_REGISTERED,
+                       [&] { symh_putmem(target + 200, src, 57, pe); });
+        expect_refused(end, SYMH_ERR_NOT_REGISTERED,
+                       [&] { symh_putmem_nbi(target, src, kBytes + 1, pe); });
+        expect_refused("symh_getmem: source ", SYMH_ERR_NOT_REGISTERED,
+                       [&] { symh_getmem(src, target + kBytes - 1, 2, pe); });
+        expect_refused(end, SYMH_ERR_NOT_REGISTERED,
+                       [&] { symh_long_put((long *)target + 30, (long *)src, 3, pe); });
+        expect_refused("symh_long_get_nbi: source ", SYMH_ERR_NOT_REGISTERED,
+                       [&] { symh_long_get_nbi((long *)src, (long *)target, 33, pe); });
+        // Strided: 5 ints 16 apart span 65 ints, 260 bytes.
+        expect_refused("symh_int_iput: dest ", SYMH_ERR_NOT_REGISTERED,
+                       [&] { symh_int_iput((int *)target, (int *)src, 16, 1, 5, pe); });
+        expect_refused(end, SYMH_ERR_NOT_REGISTERED,
+                       [&] { symh_int_iget((int *)src, (int *)target, 1, 16, 5, pe); });
+        // From the sentinel into freed heap after it.
+        expect_refused(past(sentinel, kBytes), SYMH_ERR_NOT_REGISTERED,
+                       [&] { symh_putmem(sentinel + 8, src, kBytes, pe); });
+    }
+}
+
+TEST_F(RmaBounds, FreedHeapIsRefused)
+{
+    auto *freed = (unsigned char *)symh_malloc(kBytes);
+    auto *after = (unsigned char *)symh_malloc(kBytes);
+    ASSERT_NE(nullptr, freed);
+    ASSERT_NE(nullptr, after);
+    symh_free(freed);
+    const std::string line = "is in freed heap";
+    for (int pe : { right(), me() }) {
+        expect_refused("symh_putmem: dest ", SYMH_ERR_NOT_REGISTERED,
+                       [&] { symh_putmem(freed, src, 8, pe); });
+        // Starts in freed heap, ends in a live allocation.
+        expect_refused(line, SYMH_ERR_NOT_REGISTERED,
+                       [&] { symh_putmem(freed + 8, src, kBytes, pe); });
+        expect_refused("symh_int_p: dest ", SYMH_ERR_NOT_REGISTERED,
+                       [&] { symh_int_p((int *)freed, 1, pe); });
+        expect_refused(line, SYMH_ERR_NOT_REGISTERED,
+                       [&] { EXPECT_EQ(0, symh_long_g((long *)freed, pe)); });
+        expect_refused("symh_long_atomic_fetch_add: dest ", SYMH_ERR_NOT_REGISTERED,
+                       [&] { EXPECT_EQ(0, symh_long_atomic_fetch_add((long *)freed, 1, pe)); });
+        expect_refused(line, SYMH_ERR_NOT_REGISTERED,
+                       [&] { symh_uint64_atomic_or((uint64_t *)freed, 1, pe); });
+    }
+    expect_refused("symh_long_wait_until: ivar ", SYMH_ERR_NOT_REGISTERED,
+                   [&] { symh_long_wait_until((long *)freed, SYMH_CMP_NE, 0); });
+    expect_refused(line, SYMH_ERR_NOT_REGISTERED,
+                   [&] { EXPECT_EQ(0, symh_int_test((int *)freed, SYMH_CMP_EQ, 0)); });
+    // An address query moves no data: bounded by the heap, as symh_addr_accessible is.
+    EXPECT_EQ(freed, symh_ptr(freed, me()));
+    barrier();
+    symh_free(after);
+}
+
+TEST_F(RmaBounds, ExactlyFillingAnAllocationSucceeds)
+{
+    auto *big = (unsigned char *)symh_malloc(5 * 8192);
+    ASSERT_NE(nullptr, big);
+    reg_vector<unsigned char> data(5 * 8192);
+    memset(data.data(), 0x22, 5 * 8192);
+    barrier();
+    symh_putmem(target, data.data(), kBytes, right());
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    symh_long_put_nbi((long *)target, (long *)data.data(), kBytes / sizeof(long), right());
+    symh_quiet();
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    symh_int_iput((int *)target, (int *)data.data(), 21, 1, 4, right()); // spans 64 ints
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    symh_long_atomic_set((long *)(target + kBytes - 8), 0x2222222222222222L, right());
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    reg_vector<unsigned char> got(kBytes);
+    symh_getmem(got.data(), target, kBytes, right());
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    // Across several 8 KiB units of the map (the out-of-line walk), to the last byte.
+    symh_putmem(big + 100, data.data(), 5 * 8192 - 100, right());
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    barrier();
+    for (size_t i = 0; i < kBytes; ++i)
+        ASSERT_EQ(0x22, target[i]) << "byte " << i;
+    for (size_t i = 100; i < 5 * 8192; ++i)
+        ASSERT_EQ(0x22, big[i]) << "byte " << i;
+    memset(target, 0x11, kBytes); // as TearDown expects; the sentinel must be untouched
+    barrier();
+    symh_free(big);
+}
+
+TEST_F(RmaBounds, ReallocatedBlocksHaveTheirNewBounds)
+{
+    auto *block = (unsigned char *)symh_malloc(kBytes);
+    ASSERT_NE(nullptr, block);
+    auto *grown = (unsigned char *)symh_realloc(block, 4 * kBytes);
+    ASSERT_NE(nullptr, grown);
+    reg_vector<unsigned char> data(4 * kBytes + 1);
+    memset(data.data(), 0x33, 4 * kBytes + 1);
+    symh_putmem(grown, data.data(), 4 * kBytes, right());
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    expect_refused(past(grown, 4 * kBytes), SYMH_ERR_NOT_REGISTERED,
+                   [&] { symh_putmem(grown, data.data(), 4 * kBytes + 1, right()); });
+    if (grown != block) // moved: the old block is freed heap now
+        expect_refused("is in freed heap", SYMH_ERR_NOT_REGISTERED,
+                       [&] { symh_putmem(block, data.data(), 8, right()); });
+    auto *shrunk = (unsigned char *)symh_realloc(grown, 128);
+    ASSERT_EQ(grown, shrunk) << "a shrinking realloc stays in place";
+    symh_putmem(shrunk, data.data(), 128, right());
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    expect_refused(past(shrunk, 128), SYMH_ERR_NOT_REGISTERED,
+                   [&] { symh_putmem(shrunk, data.data(), 129, right()); });
+    expect_refused("is in freed heap", SYMH_ERR_NOT_REGISTERED,
+                   [&] { symh_putmem(shrunk + 128, data.data(), 8, right()); });
+    barrier();
+    symh_free(shrunk);
 }
 
 // ---- after finalize ---------------------------------------------------------------------------

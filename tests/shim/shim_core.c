@@ -9,6 +9,7 @@
 #include <symheap/status.h>
 
 #include "bootstrap/boot.h"
+#include "core/core_amap.h"
 #include "core/core_config.h"
 #include "core/core_log.h"
 #include "transport/tl_route.h"
@@ -227,4 +228,47 @@ int symh_shim_boot_bcast(void *buf, size_t bytes, int root)
 int symh_shim_boot_barrier(void)
 {
     return symh_boot->barrier();
+}
+
+void *symh_shim_amap_create(size_t size)
+{
+    symh_amap_t *map = malloc(sizeof(*map));
+
+    if (map != NULL && symh_amap_create(size, map) != SYMH_OK) {
+        free(map);
+        map = NULL;
+    }
+    return map;
+}
+
+void symh_shim_amap_destroy(void *map)
+{
+    symh_amap_destroy(map);
+    free(map);
+}
+
+void symh_shim_amap_mark(void *map, size_t offset, size_t bytes)
+{
+    symh_amap_mark(map, offset, bytes);
+}
+
+void symh_shim_amap_unmark(void *map, size_t offset, size_t bytes)
+{
+    symh_amap_unmark(map, offset, bytes);
+}
+
+void symh_shim_amap_resize(void *map, size_t offset, size_t old_bytes, size_t new_bytes)
+{
+    symh_amap_resize(map, offset, old_bytes, new_bytes);
+}
+
+int symh_shim_amap_check(const void *map, size_t offset, size_t bytes, size_t *alloc_offset,
+                         size_t *alloc_bytes)
+{
+    return (int)symh_amap_check(map, offset, bytes, alloc_offset, alloc_bytes);
+}
+
+int symh_shim_amap_fast_ok(const void *map, size_t offset, size_t bytes)
+{
+    return symh_amap_fast_ok(((const symh_amap_t *)map)->words, offset, bytes);
 }

@@ -54,6 +54,19 @@ int symh_shim_boot_alltoall(const void *in, void *out, size_t bytes);
 int symh_shim_boot_bcast(void *buf, size_t bytes, int root);
 int symh_shim_boot_barrier(void);
 
+/* ---- the allocation map (core_amap.h) ---- */
+/* A map of [0, size) (a granule multiple), all free; NULL on failure. */
+void *symh_shim_amap_create(size_t size);
+void symh_shim_amap_destroy(void *map);
+void symh_shim_amap_mark(void *map, size_t offset, size_t bytes);
+void symh_shim_amap_unmark(void *map, size_t offset, size_t bytes);
+void symh_shim_amap_resize(void *map, size_t offset, size_t old_bytes, size_t new_bytes);
+/* symh_amap_check: 0 inside, 1 freed, 2 past the end (with the allocation it starts in). */
+int symh_shim_amap_check(const void *map, size_t offset, size_t bytes, size_t *alloc_offset,
+                         size_t *alloc_bytes);
+/* The inline part (symh_amap_fast_ok). */
+int symh_shim_amap_fast_ok(const void *map, size_t offset, size_t bytes);
+
 /* ---- transports ---- */
 /* The NIC transports built into this library ("ucx ofi ", "" when none). */
 const char *symh_shim_tl_nic_built(void);
