@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,7 @@
 symh_tl_data_state_t symh_tl_data;
 
 static symh_tl_data_segment_t symh_tl_data_seg;
+static int symh_tl_data_atfork_set; /* once per process */
 
 /* What the executable's program headers say (the first object of dl_iterate_phdr). */
 typedef struct {
@@ -119,6 +121,51 @@ symh_tl_data_zero(const uint64_t *words, size_t n)
     for (i = 0; i < n; ++i)
         any |= words[i];
     return any == 0;
+}
+
+/* Copies the words of one page as symh_tl_data_zero reads them. */
+#if defined(__clang__) || __GNUC__ >= 8
+__attribute__((no_sanitize("address", "thread")))
+#endif
+static void
+symh_tl_data_copy_page(uint64_t *to, const uint64_t *from, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; ++i)
+        to[i] = from[i];
+}
+
+/* In the child of a fork (pthread_atfork): the segment becomes private again, so that parent and
+ * child do not share their globals, as fork promises: the pages are copied into fresh private
+ * memory, which replaces the shared mapping in one mremap. Only system calls and plain loads and
+ * stores (the child may have been forked from any thread). Should it fail (out of memory), the
+ * child keeps sharing them with its parent. */
+static void symh_tl_data_atfork_child(void)
+{
+    symh_tl_data_segment_t seg = symh_tl_data_seg;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), at;
+    long fresh, moved;
+
+    if (seg.mem == NULL)
+        return;
+    fresh = syscall(SYS_mmap, 0L, seg.map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                    -1, 0L);
+    if (fresh == -1)
+        return;
+    for (at = 0; at < seg.map_size; at += page)
+        if (!symh_tl_data_zero((const uint64_t *)(seg.map_lo + at), page / 8))
+            symh_tl_data_copy_page((uint64_t *)(fresh + (long)at),
+                                   (const uint64_t *)(seg.map_lo + at), page / 8);
+    moved = syscall(SYS_mremap, fresh, seg.map_size, seg.map_size, MREMAP_MAYMOVE | MREMAP_FIXED,
+                    seg.map_lo);
+    if (moved == -1) {
+        syscall(SYS_munmap, fresh, seg.map_size);
+        return;
+    }
+    /* Private again: a symh_init in the child moves the segment anew (its own memfd). */
+    symh_dev_host->mem_release(seg.mem);
+    memset(&symh_tl_data_seg, 0, sizeof(symh_tl_data_seg));
 }
 
 /* Copies the non-zero pages of [map_lo, +map_size) into `fd` at their offsets (the kernel reads
@@ -219,6 +266,12 @@ int symh_tl_data_move(char *message, size_t len)
     }
     close(fd);
     symh_tl_data_seg = seg;
+    if (!symh_tl_data_atfork_set) {
+        symh_tl_data_atfork_set = 1;
+        if (pthread_atfork(NULL, NULL, symh_tl_data_atfork_child) != 0)
+            symh_warn("symh_init: pthread_atfork failed: a child of fork will share the "
+                      "executable's globals with its parent");
+    }
     symh_debug("symh_init: the executable's globals [%#" PRIxPTR ", +%zu) are symmetric (pages "
                "%#" PRIxPTR " + %zu)",
                seg.lo, seg.size, seg.map_lo, seg.map_size);

@@ -3,6 +3,9 @@
 // flag, collectives into global arrays, a static local variable, symh_ptr and
 // symh_addr_accessible, the refusal of a shared library's global (SYMH_ERR_NOT_SYMMETRIC), and
 // init/finalize/init keeping the globals' values. Every transport configuration runs it.
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -38,6 +41,7 @@ static long symh_g_bcast[8], symh_g_bcast_src[8];
 long symh_g_collect[2 * 64];
 int symh_g_ptr_target = -1;
 long symh_g_kept = 0x5eed; // an initialized global (.data), for init/finalize/init
+long symh_g_forked;
 
 namespace
 {
@@ -262,6 +266,25 @@ TEST_F(Globals, ASharedLibrarysGlobalIsRefused)
     EXPECT_EQ(0, symh_addr_accessible(lib, me()));
     EXPECT_EQ(7, lib[0]);
     EXPECT_STRNE("unknown status", symh_status_string(SYMH_ERR_NOT_SYMMETRIC));
+    symh_barrier_all();
+}
+
+// fork after symh_init: the child gets its own copy of the globals, as fork promises, although
+// they are shared memory in the parent.
+TEST_F(Globals, AForkedChildGetsItsOwnCopy)
+{
+    symh_g_forked = 1;
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        int ok = symh_g_forked == 1;
+        symh_g_forked = 2; // the child's own copy
+        _exit(ok && symh_g_forked == 2 ? 0 : 3);
+    }
+    int wstatus = 0;
+    ASSERT_EQ(pid, waitpid(pid, &wstatus, 0));
+    EXPECT_TRUE(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) << wstatus;
+    EXPECT_EQ(1, symh_g_forked) << "the child's write reached the parent";
     symh_barrier_all();
 }
 
