@@ -14,7 +14,7 @@ fail() {
     exit 1
 }
 [[ $status -eq 0 ]] || fail "the job exited $status: some PE's symh_init did not fail with SYMH_ERR_MISMATCH"
-n=$(grep -c "globals_size: symh_init returned -11" "$out")
+n=$(grep -c "globals_size: symh_init returned -11 " "$out")
 [[ $n -eq 3 ]] || fail "$n of 3 PEs report SYMH_ERR_MISMATCH"
 lines=$(grep -c "error" "$out")
 why=$(grep -c "every PE must run the same executable" "$out")

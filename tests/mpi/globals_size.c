@@ -4,7 +4,8 @@
 
 #include <symheap.h>
 
-static char symh_test_pad[SYMH_TEST_PAD];
+/* Not static, and its address leaves the file: the compiler must keep all of it. */
+char symh_test_pad[SYMH_TEST_PAD];
 
 int main(void)
 {
@@ -12,7 +13,8 @@ int main(void)
 
     symh_test_pad[0] = 1;
     status = symh_init();
-    printf("globals_size: symh_init returned %d (%s)\n", status, symh_status_string(status));
+    printf("globals_size: symh_init returned %d (%s) [%p]\n", status, symh_status_string(status),
+           (void *)symh_test_pad);
     fflush(stdout);
     if (status == SYMH_OK)
         symh_finalize();
