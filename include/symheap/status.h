@@ -23,7 +23,8 @@ typedef enum {
     SYMH_ERR_LIMIT = -12,
     SYMH_ERR_TRANSPORT = -13,
     SYMH_ERR_BOOTSTRAP = -14,
-    SYMH_ERR_SYSTEM = -15
+    SYMH_ERR_SYSTEM = -15,
+    SYMH_ERR_NOT_SYMMETRIC = -16
 } symh_status_t;
 
 /* Text of a status code; an unknown code gives "unknown status". Never NULL. */

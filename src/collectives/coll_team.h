@@ -32,7 +32,9 @@
 
 #include <symheap/team.h>
 
+#include "core/core_util.h"
 #include "core/core_wait.h"
+#include "transport/tl_data.h"
 
 #define SYMH_TEAM_LINE 64
 /* ctrl words (byte offsets in the slot):
@@ -204,6 +206,9 @@ static inline char *symh_coll_team_peer_addr(const struct symh_team *t, int pe, 
 
     if (slot == NULL)
         return NULL;
+    /* A global of the executable is at its own offset from each PE's data segment. */
+    if (symh_unlikely(symh_tl_data_left((uintptr_t)addr) != 0))
+        return symh_tl_data.peer_base[t->pes[pe]] + ((uintptr_t)addr - symh_tl_data.lo);
     return slot + ((const char *)addr - t->mine);
 }
 

@@ -23,6 +23,7 @@ static const char *const symh_status_texts[] = {
     [13] = "transport failure",
     [14] = "bootstrap (MPI) failure",
     [15] = "operating system call failed",
+    [16] = "address is not symmetric: a global of a shared library",
 };
 
 const char *symh_status_string(int status)

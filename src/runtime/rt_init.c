@@ -1,5 +1,7 @@
 /* runtime: symh_init/symh_finalize, which bring every layer up and down in order. This is the
  * top of the layer DAG (docs/architecture.md): it may include every module, none includes it. */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <symheap/init.h>
@@ -17,6 +19,7 @@
 #include "registration/reg_registry.h"
 #include "registration/reg_vmm.h"
 #include "runtime/rt_symm.h"
+#include "transport/tl_data.h"
 #include "transport/tl_ipc.h"
 #include "transport/tl_nic.h"
 #include "transport/tl_rma.h"
@@ -129,7 +132,35 @@ static int symh_rt_config_init(symh_config_report_t *report)
         status = symh_dev_devices_check_config(report->message, sizeof(report->message));
     if (status == SYMH_OK)
         status = symh_coll_team_check_config(report->message, sizeof(report->message));
+    /* Before the bootstrap starts MPI and its threads (tl_data.c: the move's one race). */
+    if (status == SYMH_OK)
+        status = symh_tl_data_move(report->message, sizeof(report->message));
     return status;
+}
+
+/* Every PE must run the same executable: the globals are symmetric only if every PE's data
+ * segment has the same size. A PE whose size differs from PE 0's fails; the lowest of them says
+ * so in one line naming both sizes (SYMH_ERR_MISMATCH everywhere). */
+static int symh_rt_data_agree(void)
+{
+    int64_t sizes[2] = { (int64_t)symh_tl_data_segment()->size,
+                         -(int64_t)symh_tl_data_segment()->size };
+    int64_t zero = sizes[0];
+    char message[256];
+    int status;
+
+    status = symh_boot->bcast(&zero, sizeof(zero), 0);
+    if (status == SYMH_OK)
+        status = symh_boot->allreduce(sizes, 2, SYMH_BOOT_REDUCE_MIN);
+    if (status != SYMH_OK)
+        return symh_rt_agree(status, NULL);
+    snprintf(message, sizeof(message),
+             "the executable's globals and statics are %zu bytes on PE %d but %" PRId64
+             " bytes on PE 0 (%" PRId64 " to %" PRId64 " across the PEs): every PE must run the "
+             "same executable",
+             symh_tl_data_segment()->size, symh_boot_info.my_pe, zero, sizes[0], -sizes[1]);
+    status = (int64_t)symh_tl_data_segment()->size == zero ? SYMH_OK : SYMH_ERR_MISMATCH;
+    return symh_rt_agree(status, message);
 }
 
 /* Where each PE is and how it reaches the others: the devices, the node groups, the routes, and
@@ -180,6 +211,9 @@ static int symh_rt_layers_init(void)
     status = symh_rt_agree(symh_rt_ipc_init(), NULL);
     if (status != SYMH_OK)
         goto err_ipc;
+    status = symh_rt_agree(symh_tl_data_init(), NULL);
+    if (status != SYMH_OK)
+        goto err_rma;
     /* The heap's map of live allocations bounds every RMA range (transport may not include heap:
      * handed over here, like the window); SYMH_ALLOC_CHECK=0 bounds ranges by the heap only. */
     status = symh_rt_agree(
@@ -203,6 +237,7 @@ err_barrier:
     /* As symh_finalize: the NIC transport goes after the registry's last unmaps. */
     symh_coll_barrier_fini();
     symh_tl_rma_fini();
+    symh_tl_data_fini();
     symh_tl_ipc_fini();
     symh_reg_fini();
     symh_tl_nic_fini();
@@ -210,6 +245,7 @@ err_barrier:
 err_nic:
 err_rma:
     symh_tl_rma_fini();
+    symh_tl_data_fini();
 err_ipc:
     symh_tl_ipc_fini();
 err_reg:
@@ -247,6 +283,9 @@ int symh_init_thread(int requested, int *provided)
     if (status != SYMH_OK)
         goto err_boot;
     symh_rt_warn_unknown(&report);
+    status = symh_rt_data_agree();
+    if (status != SYMH_OK)
+        goto err_boot;
     status = symh_rt_topology_init(&report);
     if (status != SYMH_OK)
         goto err_boot;
@@ -297,6 +336,7 @@ void symh_finalize(void)
     symh_coll_barrier_fini();
     symh_rt_symm_fini();
     symh_tl_rma_fini();
+    symh_tl_data_fini(); /* the globals stay where they are, for the process */
     symh_tl_ipc_fini();
     symh_vmm_fini();       /* what the application left mapped, reserved or created */
     symh_dev_alloc_fini(); /* live device allocations: freed, one warning */

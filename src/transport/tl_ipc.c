@@ -33,6 +33,7 @@
 
 #include "bootstrap/boot.h"
 #include "core/core_log.h"
+#include "transport/tl_data.h"
 #include "transport/tl_route.h"
 
 /* How long a PE waits for a node-local peer to connect before giving up (a peer that died). */
@@ -50,7 +51,9 @@
 symh_tl_window_t symh_tl_window;
 
 /* What a PE sends with its file descriptors, so the receiver can check and lay them out: the
- * window at init (tag 0), or one symmetric region (tag 1 + its offset in the symmetric area). */
+ * window at init (tag 0), or one symmetric region (tag 1 + its offset in the symmetric area). At
+ * init, when data_size is not 0, the last object is the executable's data segment (tl_data.h):
+ * its pages, whose symmetric bytes start data_skip bytes in; its offset field is unused. */
 typedef struct {
     int32_t pe;
     int32_t status; /* not SYMH_OK: this PE failed before it could share (no descriptors) */
@@ -60,6 +63,8 @@ typedef struct {
     uint64_t window_size;
     uint64_t alignment;
     uint64_t heap_offset;
+    uint64_t data_size;
+    uint64_t data_skip;
     uint64_t offset[SYMH_TL_IPC_MAX_OBJECTS];     /* where in the window */
     uint64_t mem_offset[SYMH_TL_IPC_MAX_OBJECTS]; /* from where in the object */
     uint64_t size[SYMH_TL_IPC_MAX_OBJECTS];
@@ -79,11 +84,14 @@ typedef struct {
     int n_mapped;
     size_t offset[SYMH_TL_WINDOW_OBJECTS];
     size_t size[SYMH_TL_WINDOW_OBJECTS];
+    char *data_reservation; /* the peer's data segment, mapped whole */
+    size_t data_reservation_size;
 } symh_tl_ipc_peer_t;
 
 static struct {
     symh_tl_ipc_peer_t *peers; /* n_pes entries; only IPC peers are filled */
     char **bases;              /* n_pes entries: see symh_tl_ipc_peer_base */
+    char **data_bases;         /* n_pes entries: see symh_tl_ipc_peer_data */
     int32_t *pids;             /* n_pes entries: every PE's process id, from the bootstrap */
     char (*names)[SYMH_TL_IPC_NAME_MAX]; /* n_pes entries: this exchange's socket names */
     char *served;                        /* n_pes entries: the server's, per exchange */
@@ -459,16 +467,54 @@ static int symh_tl_ipc_exchange(const symh_tl_ipc_hello_t *hello, const int *fds
     return status;
 }
 
+/* Maps PE pe's data segment (its pages, the last object of its hello) into a reservation of its
+ * own: the segment's address differs between PEs (ASLR), so only the offset into it is shared. */
+static int symh_tl_ipc_map_data(int pe, const symh_tl_ipc_hello_t *hello, int fd)
+{
+    symh_tl_ipc_peer_t *peer = &symh_tl_ipc.peers[pe];
+    size_t size = hello->size[hello->n_objects - 1];
+    symh_dev_mem_t *mem;
+    int status;
+
+    if (size != symh_tl_data_segment()->map_size) {
+        symh_error("IPC setup: PE %d shares %zu bytes of data pages, this PE has %zu", pe, size,
+                   symh_tl_data_segment()->map_size);
+        return SYMH_ERR_MISMATCH;
+    }
+    status = symh_dev_host->reserve(size, symh_dev_host->granularity(0, 0),
+                                    (void **)&peer->data_reservation);
+    if (status != SYMH_OK)
+        return status;
+    peer->data_reservation_size = size;
+    status = symh_dev_host->import_fd(fd, &mem);
+    if (status != SYMH_OK)
+        return status;
+    status = symh_dev_host->map(mem, 0, peer->data_reservation, size, SYMH_DEV_ACCESS_READ_WRITE);
+    symh_dev_host->mem_release(mem);
+    if (status == SYMH_OK)
+        symh_tl_ipc.data_bases[pe] = peer->data_reservation + hello->data_skip;
+    return status;
+}
+
 /* Maps PE pe's window objects into a fresh window laid out like ours. */
 static int symh_tl_ipc_map_peer(int pe, const symh_tl_ipc_hello_t *hello, const int *fds, void *arg)
 {
     symh_tl_ipc_peer_t *peer = &symh_tl_ipc.peers[pe];
     int status, i;
 
+    const symh_tl_data_segment_t *data = symh_tl_data_segment();
+    int n_window = hello->n_objects - (hello->data_size != 0);
+
     (void)arg;
+    if (hello->data_size != data->size || hello->data_skip != data->lo - data->map_lo) {
+        /* The sizes were agreed at init: only a peer built otherwise gets here. */
+        symh_error("IPC setup: PE %d has %" PRIu64 " bytes of globals (page offset %" PRIu64
+                   "), this PE %zu (%zu): every PE must run the same executable",
+                   pe, hello->data_size, hello->data_skip, data->size, data->lo - data->map_lo);
+        return SYMH_ERR_MISMATCH;
+    }
     if (hello->window_size != symh_tl_window.size ||
-        hello->heap_offset != symh_tl_window.heap_offset ||
-        hello->n_objects > SYMH_TL_WINDOW_OBJECTS) {
+        hello->heap_offset != symh_tl_window.heap_offset || n_window > SYMH_TL_WINDOW_OBJECTS) {
         symh_error("IPC setup: PE %d has a %" PRIu64 "-byte window, this PE %zu: SYMH_HEAP_SIZE "
                    "and SYMH_SYMM_AREA_SIZE must be equal on every PE",
                    pe, hello->window_size, symh_tl_window.size);
@@ -482,7 +528,7 @@ static int symh_tl_ipc_map_peer(int pe, const symh_tl_ipc_hello_t *hello, const 
     if (status != SYMH_OK)
         return status;
     symh_tl_ipc.bases[pe] = peer->reservation + hello->alignment - hello->heap_offset;
-    for (i = 0; i < hello->n_objects; ++i) {
+    for (i = 0; i < n_window; ++i) {
         symh_dev_mem_t *mem;
 
         status = symh_dev_host->import_fd(fds[i], &mem);
@@ -498,7 +544,7 @@ static int symh_tl_ipc_map_peer(int pe, const symh_tl_ipc_hello_t *hello, const 
         peer->size[i] = hello->size[i];
         peer->n_mapped = i + 1;
     }
-    return SYMH_OK;
+    return hello->data_size != 0 ? symh_tl_ipc_map_data(pe, hello, fds[n_window]) : SYMH_OK;
 }
 
 /* Fills `hello` and exports the descriptors of `n` objects; on failure the hello carries the
@@ -549,7 +595,9 @@ static void symh_tl_ipc_close_all(int *fds)
 int symh_tl_ipc_init(const symh_tl_window_t *mine)
 {
     int n = symh_boot_info.n_pes, me = symh_boot_info.my_pe, pe, status, prepared;
-    symh_tl_ipc_object_t objects[SYMH_TL_WINDOW_OBJECTS];
+    symh_tl_ipc_object_t objects[SYMH_TL_WINDOW_OBJECTS + 1];
+    const symh_tl_data_segment_t *data = symh_tl_data_segment();
+    int n_objects = mine->n_objects;
     symh_tl_ipc_hello_t hello;
     int fds[SYMH_TL_IPC_MAX_OBJECTS];
     struct {
@@ -562,12 +610,13 @@ int symh_tl_ipc_init(const symh_tl_window_t *mine)
     symh_tl_ipc.n_pes = n;
     symh_tl_ipc.peers = calloc((size_t)n, sizeof(*symh_tl_ipc.peers));
     symh_tl_ipc.bases = calloc((size_t)n, sizeof(*symh_tl_ipc.bases));
+    symh_tl_ipc.data_bases = calloc((size_t)n, sizeof(*symh_tl_ipc.data_bases));
     symh_tl_ipc.pids = calloc((size_t)n, sizeof(*symh_tl_ipc.pids));
     symh_tl_ipc.names = calloc((size_t)n, sizeof(*symh_tl_ipc.names));
     symh_tl_ipc.served = calloc((size_t)n, 1);
     status = SYMH_OK;
-    if (symh_tl_ipc.peers == NULL || symh_tl_ipc.bases == NULL || symh_tl_ipc.pids == NULL ||
-        symh_tl_ipc.names == NULL || symh_tl_ipc.served == NULL) {
+    if (symh_tl_ipc.peers == NULL || symh_tl_ipc.bases == NULL || symh_tl_ipc.data_bases == NULL ||
+        symh_tl_ipc.pids == NULL || symh_tl_ipc.names == NULL || symh_tl_ipc.served == NULL) {
         symh_error("IPC setup: cannot allocate the tables of %d PEs", n);
         status = SYMH_ERR_NO_MEMORY;
     }
@@ -577,6 +626,7 @@ int symh_tl_ipc_init(const symh_tl_window_t *mine)
     if (status != SYMH_OK)
         return status;
     symh_tl_ipc.bases[me] = mine->base;
+    symh_tl_ipc.data_bases[me] = (char *)data->lo;
     for (pe = 0; pe < n; ++pe)
         symh_tl_ipc.n_peers += symh_tl_ipc_is_peer(pe);
 
@@ -602,7 +652,13 @@ int symh_tl_ipc_init(const symh_tl_window_t *mine)
         objects[pe] = (symh_tl_ipc_object_t){ .mem = mine->objects[pe].mem,
                                               .offset = mine->objects[pe].offset,
                                               .size = mine->objects[pe].size };
-    prepared = symh_tl_ipc_prepare(&hello, fds, 0, mine->n_objects, objects, SYMH_OK);
+    /* The executable's globals go with the window (the same authenticated exchange). */
+    if (data->size != 0)
+        objects[n_objects++] =
+            (symh_tl_ipc_object_t){ .mem = data->mem, .offset = 0, .size = data->map_size };
+    prepared = symh_tl_ipc_prepare(&hello, fds, 0, n_objects, objects, SYMH_OK);
+    hello.data_size = data->size;
+    hello.data_skip = data->lo - data->map_lo;
     status = symh_tl_ipc_exchange(&hello, fds, symh_tl_ipc_map_peer, NULL);
     symh_tl_ipc_close_all(fds);
     if (status == SYMH_OK)
@@ -678,8 +734,13 @@ void symh_tl_ipc_fini(void)
             symh_dev_host->unmap(symh_tl_ipc.bases[pe] + peer->offset[i], peer->size[i]);
         symh_dev_host->release(peer->reservation, peer->reservation_size);
     }
+    for (pe = 0; symh_tl_ipc.peers != NULL && pe < symh_tl_ipc.n_pes; ++pe)
+        if (symh_tl_ipc.peers[pe].data_reservation != NULL)
+            symh_dev_host->release(symh_tl_ipc.peers[pe].data_reservation,
+                                   symh_tl_ipc.peers[pe].data_reservation_size);
     free(symh_tl_ipc.peers);
     free(symh_tl_ipc.bases);
+    free(symh_tl_ipc.data_bases);
     free(symh_tl_ipc.pids);
     free(symh_tl_ipc.names);
     free(symh_tl_ipc.served);
@@ -692,6 +753,13 @@ char *symh_tl_ipc_peer_base(int pe)
     if (symh_tl_ipc.bases == NULL || pe < 0 || pe >= symh_tl_ipc.n_pes)
         return NULL;
     return symh_tl_ipc.bases[pe];
+}
+
+char *symh_tl_ipc_peer_data(int pe)
+{
+    if (symh_tl_ipc.data_bases == NULL || pe < 0 || pe >= symh_tl_ipc.n_pes)
+        return NULL;
+    return symh_tl_ipc.data_bases[pe];
 }
 
 void symh_tl_ipc_set_next_name(const char *name)

@@ -76,6 +76,9 @@ void symh_tl_ipc_unshare(size_t offset, size_t size);
 /* Where PE `pe`'s window starts in this process: this PE's own window for itself, the mapped
  * copy for an IPC peer, NULL when `pe` is not reachable by load/store. */
 char *symh_tl_ipc_peer_base(int pe);
+/* Where PE `pe`'s symmetric globals start in this process (tl_data.h): this PE's own for itself,
+ * the mapped copy for an IPC peer, NULL otherwise. */
+char *symh_tl_ipc_peer_data(int pe);
 
 /* Test hooks (tests/shim/shim_ipc.c). The name (without the leading NUL of an abstract name)
  * this PE tries first for the socket of its next exchange, once, as if a random draw had picked

@@ -15,6 +15,7 @@
 #include "core/core_fault.h"
 #include "core/core_log.h"
 #include "registration/reg_registry.h"
+#include "transport/tl_data.h"
 #include "transport/tl_ipc.h"
 #include "transport/tl_rma.h"
 #include "transport/tl_route.h"
@@ -23,9 +24,11 @@
 const symh_tl_nic_t *symh_tl_nic;
 uintptr_t *symh_tl_nic_base;
 int symh_tl_nic_n_slots;
+/* n_pes entries: where each PE's symmetric globals start (tl_data.h), in its own process. */
+static uintptr_t *symh_tl_nic_data_base;
 
-/* The live symmetric regions' window offsets and lengths, by slot (slot 0 unused here: the heap
- * is found by the window's layout). */
+/* The live symmetric regions' window offsets and lengths, by slot (slots 0 and 1 unused here: the
+ * heap is found by the window's layout, the globals by tl_data.h). */
 static struct {
     size_t *offset;
     size_t *length;
@@ -51,19 +54,21 @@ int symh_tl_nic_init(void)
     symh_tl_id_t id = symh_tl_route_nic();
     const symh_tl_nic_t *nic = symh_tl_table[id].nic;
     int n = symh_boot_info.n_pes, status;
-    uintptr_t mine = (uintptr_t)symh_tl_window.base;
+    uintptr_t mine = (uintptr_t)symh_tl_window.base, my_data = symh_tl_data.lo;
 
     symh_tl_nic_fini();
     /* The decision is the same on every PE (it follows from the configuration and the node
      * grouping every PE shares), so either all take part in the collective start or none. */
     if (!symh_tl_route_nic_needed() || nic == NULL)
         return SYMH_OK;
-    symh_tl_nic_n_slots = 1 + (int)symh_config_size(SYMH_CFG_MAX_SYMM_REGIONS);
+    symh_tl_nic_n_slots =
+        SYMH_TL_NIC_FIRST_SYMM_SLOT + (int)symh_config_size(SYMH_CFG_MAX_SYMM_REGIONS);
     symh_tl_nic_base = symh_fault_calloc((size_t)n, sizeof(*symh_tl_nic_base), "nic: tables");
+    symh_tl_nic_data_base = calloc((size_t)n, sizeof(*symh_tl_nic_data_base));
     symh_tl_nic_slots.offset = calloc((size_t)symh_tl_nic_n_slots, sizeof(size_t));
     symh_tl_nic_slots.length = calloc((size_t)symh_tl_nic_n_slots, sizeof(size_t));
-    status = symh_tl_nic_base == NULL || symh_tl_nic_slots.offset == NULL ||
-                     symh_tl_nic_slots.length == NULL
+    status = symh_tl_nic_base == NULL || symh_tl_nic_data_base == NULL ||
+                     symh_tl_nic_slots.offset == NULL || symh_tl_nic_slots.length == NULL
                  ? SYMH_ERR_NO_MEMORY
                  : SYMH_OK;
     if (status != SYMH_OK)
@@ -72,15 +77,25 @@ int symh_tl_nic_init(void)
     status = symh_boot_agree(status, NULL);
     if (status == SYMH_OK)
         status = symh_boot->allgather(&mine, symh_tl_nic_base, sizeof(mine));
+    if (status == SYMH_OK)
+        status = symh_boot->allgather(&my_data, symh_tl_nic_data_base, sizeof(my_data));
     if (status != SYMH_OK) {
         symh_tl_nic_fini();
         return status;
     }
-    symh_tl_nic_slots.top = 1;
+    symh_tl_nic_slots.top = SYMH_TL_NIC_FIRST_SYMM_SLOT;
     symh_tl_nic_registered_only = symh_config_bool(SYMH_CFG_NIC_REGISTERED_ONLY);
     symh_tl_nic = nic; /* routed() counts this PE from here on */
     status = nic->init(symh_tl_window.base, symh_tl_window.heap_offset + symh_tl_window.heap_size,
                        symh_boot_info.thread_level == SYMH_THREAD_MULTIPLE);
+    /* The executable's globals as their own slot (collective; the sizes were agreed at init, so
+     * every PE takes part or none does). */
+    if (status == SYMH_OK && symh_tl_data.size != 0) {
+        status = nic->map_symm(SYMH_TL_NIC_DATA_SLOT, (void *)symh_tl_data.lo, symh_tl_data.size,
+                               SYMH_OK);
+        if (status != SYMH_OK)
+            nic->fini();
+    }
     if (status != SYMH_OK) {
         symh_tl_nic = NULL;
         symh_tl_nic_fini();
@@ -108,9 +123,11 @@ void symh_tl_nic_fini(void)
         symh_tl_nic = NULL;
     }
     free(symh_tl_nic_base);
+    free(symh_tl_nic_data_base);
     free(symh_tl_nic_slots.offset);
     free(symh_tl_nic_slots.length);
     symh_tl_nic_base = NULL;
+    symh_tl_nic_data_base = NULL;
     memset(&symh_tl_nic_slots, 0, sizeof(symh_tl_nic_slots));
     symh_tl_nic_n_slots = 0;
 }
@@ -120,7 +137,7 @@ static int symh_tl_nic_slot_of(size_t off, size_t bytes)
 {
     int s;
 
-    for (s = 1; s < symh_tl_nic_slots.top; ++s) {
+    for (s = SYMH_TL_NIC_FIRST_SYMM_SLOT; s < symh_tl_nic_slots.top; ++s) {
         size_t lo = symh_tl_nic_slots.offset[s], len = symh_tl_nic_slots.length[s];
 
         if (len != 0 && off >= lo && off - lo < len && bytes <= len - (off - lo))
@@ -133,8 +150,15 @@ int symh_tl_nic_target(const void *addr, size_t bytes, int pe, uint64_t *remote)
 {
     uintptr_t a = (uintptr_t)addr, base = (uintptr_t)symh_tl_window.base;
     size_t off = a - base, heap_end = symh_tl_window.heap_offset + symh_tl_window.heap_size;
+    size_t data_left = symh_tl_data_left(a);
     int slot;
 
+    if (data_left != 0) { /* a global: at its offset from that PE's own segment */
+        if (bytes > data_left)
+            return -1;
+        *remote = (uint64_t)(symh_tl_nic_data_base[pe] + (a - symh_tl_data.lo));
+        return SYMH_TL_NIC_DATA_SLOT;
+    }
     if (a < base)
         return -1;
     if (off < heap_end && bytes <= heap_end - off)
@@ -217,7 +241,8 @@ int symh_tl_nic_symm_add(size_t window_offset, void *addr, size_t length, int st
         return status;
     /* Slots are taken in the same order on every PE (registration is collective), so the
      * lowest free one is the same everywhere; a PE that failed before still takes it. */
-    for (s = 1; s < symh_tl_nic_n_slots && symh_tl_nic_slots.length[s] != 0; ++s)
+    for (s = SYMH_TL_NIC_FIRST_SYMM_SLOT;
+         s < symh_tl_nic_n_slots && symh_tl_nic_slots.length[s] != 0; ++s)
         ;
     if (s == symh_tl_nic_n_slots) {
         /* The same on every PE (slots follow collective calls), so nobody exchanges; the limit
@@ -240,7 +265,7 @@ void symh_tl_nic_symm_remove(size_t window_offset)
 
     if (symh_tl_nic == NULL)
         return;
-    for (s = 1; s < symh_tl_nic_slots.top; ++s) {
+    for (s = SYMH_TL_NIC_FIRST_SYMM_SLOT; s < symh_tl_nic_slots.top; ++s) {
         if (symh_tl_nic_slots.length[s] != 0 && symh_tl_nic_slots.offset[s] == window_offset) {
             symh_tl_nic->unmap_symm(s);
             symh_tl_nic_slots.length[s] = 0;

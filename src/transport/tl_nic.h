@@ -4,10 +4,10 @@
  * path per target word: see docs/transports.md).
  *
  * The generic part (tl_nic.c) owns what both transports share: the window base of every PE (for
- * remote addresses), the key slots (slot 0 = this PE's internal area and heap, slot 1 + i = the
- * i-th live symmetric region), the check of the local side of an operation, and
- * the hooks that keep registered buffers and device allocations mapped for the NIC. A transport
- * (ucx/tl_ucx.c, ofi/tl_ofi.c) implements symh_tl_nic_t. */
+ * remote addresses), the key slots (slot 0 = this PE's internal area and heap, slot 1 = the
+ * executable's globals, slot 2 + i = the i-th live symmetric region), the check of the local side
+ * of an operation, and the hooks that keep registered buffers and device allocations mapped for
+ * the NIC. A transport (ucx/tl_ucx.c, ofi/tl_ofi.c) implements symh_tl_nic_t. */
 #ifndef SYMH_TL_NIC_H
 #define SYMH_TL_NIC_H
 
@@ -16,8 +16,11 @@
 
 #include "transport/tl.h"
 
-/* Key slots: 0 = internal area + heap, 1 .. symh_tl_nic_n_slots - 1 = symmetric regions. */
-#define SYMH_TL_NIC_HEAP_SLOT 0
+/* Key slots: 0 = internal area + heap, 1 = the executable's globals (tl_data.h: registered at init
+ * with map_symm, at each PE's own address), 2 .. symh_tl_nic_n_slots - 1 = symmetric regions. */
+#define SYMH_TL_NIC_HEAP_SLOT       0
+#define SYMH_TL_NIC_DATA_SLOT       1
+#define SYMH_TL_NIC_FIRST_SYMM_SLOT 2
 
 typedef struct symh_tl_nic {
     /* put/get/amo as symh_tl_ops_t (symmetric address of this PE, already bounds-checked by
@@ -67,7 +70,8 @@ extern const symh_tl_nic_t symh_tl_ofi;
 extern const symh_tl_nic_t *symh_tl_nic;
 /* n_pes entries: each PE's window base (valid while symh_tl_nic is set). */
 extern uintptr_t *symh_tl_nic_base;
-/* Key slots a transport keeps per PE: 1 + SYMH_MAX_SYMM_REGIONS (set before init is called). */
+/* Key slots a transport keeps per PE: SYMH_TL_NIC_FIRST_SYMM_SLOT + SYMH_MAX_SYMM_REGIONS (set
+ * before init is called). */
 extern int symh_tl_nic_n_slots;
 
 /* Whether the transport connects to `pe`: every PE while a NIC is active (it carries every
@@ -81,7 +85,8 @@ int symh_tl_nic_init(void);
 void symh_tl_nic_fini(void);
 
 /* The remote address of this PE's symmetric `addr` on `pe`, and its key slot: 0 for the internal
- * area and heap, 1 + i for a symmetric region. -1 when neither holds [addr, addr + bytes). */
+ * area and heap, 1 for a global of the executable, 2 + i for a symmetric region. -1 when none
+ * holds [addr, addr + bytes). */
 int symh_tl_nic_target(const void *addr, size_t bytes, int pe, uint64_t *remote);
 
 /* The local side of a NIC operation: SYMH_OK with *slot >= 0 (this PE's key slot holding it: the

@@ -7,6 +7,7 @@
 
 #include <symheap/status.h>
 
+#include "transport/tl_data.h"
 #include "transport/tl_ipc.h"
 #include "transport/tl_nic.h"
 #include "transport/tl_route.h"
@@ -15,8 +16,13 @@
 
 static char *symh_tl_ipc_addr(const void *addr, int pe)
 {
-    char *base = symh_tl_ipc_peer_base(pe);
+    char *base;
 
+    if (symh_tl_data_left((uintptr_t)addr) != 0) { /* a global of the executable */
+        base = symh_tl_ipc_peer_data(pe);
+        return base == NULL ? NULL : base + ((uintptr_t)addr - symh_tl_data.lo);
+    }
+    base = symh_tl_ipc_peer_base(pe);
     return base == NULL ? NULL : base + ((const char *)addr - symh_tl_window.base);
 }
 

@@ -11,6 +11,7 @@
 #include <symheap/rma.h>
 
 #include "bootstrap/boot.h"
+#include "transport/tl_data.h"
 #include "transport/tl_ipc.h"
 #include "transport/tl_nic.h"
 #include "transport/tl_rma.h"
@@ -76,6 +77,7 @@ int symh_tl_rma_slow(const symh_tl_rma_access_t *access, const void *addr, size_
     size_t left, alloc_offset = 0, alloc_bytes = 0;
     symh_amap_verdict_t verdict;
     char *base;
+    char lib[256];
 
     if (pe < 0 || pe >= symh_tl_rma.n_pes) {
         symh_error("%s: pe %d is out of range (0..%d)", func, pe, symh_tl_rma.n_pes - 1);
@@ -114,10 +116,32 @@ int symh_tl_rma_slow(const symh_tl_rma_access_t *access, const void *addr, size_
                        func, arg, addr, nelems, elem_size, left);
             return SYMH_ERR_NOT_REGISTERED;
         }
+    } else if ((left = symh_tl_data_left(a)) != 0) {
+        /* The executable's globals: a second compare, then the PE's own base (tl_data.h). */
+        if (nelems > left / elem_size) {
+            symh_error("%s: %s %p + %zu elements of %zu bytes runs past the end of the "
+                       "executable's globals (%zu bytes left)",
+                       func, arg, addr, nelems, elem_size, left);
+            return SYMH_ERR_NOT_REGISTERED;
+        }
+        if ((a & (align - 1)) != 0) {
+            symh_error("%s: %s %p is not aligned to %zu bytes", func, arg, addr, align);
+            return SYMH_ERR_INVALID_ARG;
+        }
+        base = symh_tl_data.peer_base[pe];
+        *mapped = base == NULL ? NULL : base + (a - symh_tl_data.lo);
+        return SYMH_OK;
+    } else if (symh_tl_data_foreign(a, lib, sizeof(lib))) {
+        symh_error("%s: %s %p is a global of the shared library %s, which is not symmetric "
+                   "(only the executable's globals and statics are)",
+                   func, arg, addr, lib);
+        return SYMH_ERR_NOT_SYMMETRIC;
     } else {
         symh_error("%s: %s %p is not a symmetric address (the symmetric heap is %p .. %p; "
-                   "else a region of symh_buffer_register_symmetric)",
-                   func, arg, addr, (void *)lo, (void *)(lo + symh_tl_rma.heap_size));
+                   "else a region of symh_buffer_register_symmetric or a global of the "
+                   "executable, %p .. %p)",
+                   func, arg, addr, (void *)lo, (void *)(lo + symh_tl_rma.heap_size),
+                   (void *)symh_tl_data.lo, (void *)(symh_tl_data.lo + symh_tl_data.size));
         return SYMH_ERR_NOT_REGISTERED;
     }
     if ((a & (align - 1)) != 0) {
@@ -462,7 +486,8 @@ int symh_addr_accessible(const void *addr, int pe)
     offset = (uintptr_t)addr - symh_tl_rma.heap_lo;
     symh_status_set(SYMH_OK);
     return (unsigned)pe < (unsigned)symh_tl_rma.n_pes && symh_tl_rma_reaches(pe) &&
-           (offset < symh_tl_rma.heap_size || symh_tl_symm_left((uintptr_t)addr) != 0);
+           (offset < symh_tl_rma.heap_size || symh_tl_symm_left((uintptr_t)addr) != 0 ||
+            symh_tl_data_left((uintptr_t)addr) != 0);
 }
 
 void *symh_ptr(const void *dest, int pe)
