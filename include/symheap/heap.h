@@ -18,7 +18,7 @@ SYMH_API void *symh_calloc(size_t count, size_t size); /* zeroed on every PE bef
 SYMH_API void *symh_realloc(void *ptr, size_t size);   /* OpenSHMEM semantics */
 SYMH_API void symh_free(void *ptr);                    /* barrier, then free; NULL: no-op */
 
-/* Hints of symh_malloc_with_hints (OpenSHMEM 1.5): the memory will be the target of remote
+/* Hints of symh_malloc_with_hints (OpenSHMEM 1.5): the memory is meant as the target of remote
  * atomics, or of signals. symheap's heap is one kind of memory, so the hints change nothing
  * about where the block goes; they are checked (an unknown bit is SYMH_ERR_INVALID_ARG) and
  * agreed like the size. */

@@ -5,7 +5,6 @@
  * fetching atomics and the routines built on atomics (signals, locks) share one out-of-line
  * word atomic (symh_tl_amo_word, tl_amo.h). */
 #include <stdint.h>
-#include <string.h>
 
 #include <symheap/rma.h>
 
@@ -146,50 +145,6 @@ SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_BITWISE)
 
 /* ---- one word, out of line (tl_amo.h) ---------------------------------------------------- */
 
-/* The CPU atomic of `op` on the mapped word `w` of type UT (uint32_t or uint64_t). */
-#define SYMH_TL_AMO_CPU_DEFINE(BITS, UT)                                                  \
-    static void symh_tl_amo_cpu##BITS(symh_tl_amo_op_t op, UT *w, const void *value,      \
-                                      const void *cond, void *fetched)                    \
-    {                                                                                     \
-        UT v = 0, c = 0, old = 0;                                                         \
-                                                                                          \
-        if (value != NULL)                                                                \
-            memcpy(&v, value, sizeof(v));                                                 \
-        switch (op) {                                                                     \
-        case SYMH_TL_AMO_FETCH:                                                           \
-            old = __atomic_load_n(w, __ATOMIC_SEQ_CST);                                   \
-            break;                                                                        \
-        case SYMH_TL_AMO_SET:                                                             \
-            __atomic_store_n(w, v, __ATOMIC_SEQ_CST);                                     \
-            break;                                                                        \
-        case SYMH_TL_AMO_SWAP:                                                            \
-            old = __atomic_exchange_n(w, v, __ATOMIC_SEQ_CST);                            \
-            break;                                                                        \
-        case SYMH_TL_AMO_CSWAP:                                                           \
-            memcpy(&c, cond, sizeof(c));                                                  \
-            __atomic_compare_exchange_n(w, &c, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
-            old = c;                                                                      \
-            break;                                                                        \
-        case SYMH_TL_AMO_ADD:                                                             \
-            old = __atomic_fetch_add(w, v, __ATOMIC_SEQ_CST);                             \
-            break;                                                                        \
-        case SYMH_TL_AMO_AND:                                                             \
-            old = __atomic_fetch_and(w, v, __ATOMIC_SEQ_CST);                             \
-            break;                                                                        \
-        case SYMH_TL_AMO_OR:                                                              \
-            old = __atomic_fetch_or(w, v, __ATOMIC_SEQ_CST);                              \
-            break;                                                                        \
-        case SYMH_TL_AMO_XOR:                                                             \
-            old = __atomic_fetch_xor(w, v, __ATOMIC_SEQ_CST);                             \
-            break;                                                                        \
-        }                                                                                 \
-        if (fetched != NULL)                                                              \
-            memcpy(fetched, &old, sizeof(old));                                           \
-    }
-SYMH_TL_AMO_CPU_DEFINE(32, uint32_t)
-SYMH_TL_AMO_CPU_DEFINE(64, uint64_t)
-#undef SYMH_TL_AMO_CPU_DEFINE
-
 int symh_tl_amo_word(const symh_tl_rma_access_t *access, symh_tl_amo_op_t op, void *addr,
                      const void *value, const void *cond, void *fetched, int pe)
 {
@@ -201,18 +156,15 @@ int symh_tl_amo_word(const symh_tl_rma_access_t *access, symh_tl_amo_op_t op, vo
     SYMH_TL_RMA_CHECK_UP_IN(access->func, SYMH_ERR_NOT_INITIALIZED);
     if (!symh_tl_rma_target(access, addr, 1, pe, &mapped))
         return symh_last_error();
-    if (mapped == NULL || symh_tl_rma.amo_ops != NULL) {
-        ops = symh_tl_rma.amo_ops != NULL ? symh_tl_rma.amo_ops : symh_tl_ops_of(pe);
-        symh_tl_rma_ops_begin(&ctx, access->func, pe);
-        status = ops->amo(op, addr, access->elem_size, value, cond, fetched, pe);
-        symh_tl_rma_ops_done(&ctx, ops, status);
-        return status;
-    }
-    if (access->elem_size == 4)
-        symh_tl_amo_cpu32(op, (uint32_t *)(void *)mapped, value, cond, fetched);
-    else
-        symh_tl_amo_cpu64(op, (uint64_t *)(void *)mapped, value, cond, fetched);
-    return symh_status_set(SYMH_OK);
+    /* The job's NIC route while one is active; else the mapped word through the IPC ops' CPU
+     * atomics, or the PE's own route. */
+    ops = symh_tl_rma.amo_ops != NULL ? symh_tl_rma.amo_ops
+          : mapped != NULL            ? &symh_tl_ipc_ops
+                                      : symh_tl_ops_of(pe);
+    symh_tl_rma_ops_begin(&ctx, access->func, pe);
+    status = ops->amo(op, addr, access->elem_size, value, cond, fetched, pe);
+    symh_tl_rma_ops_done(&ctx, ops, status);
+    return status;
 }
 
 /* ---- the non-blocking fetching atomics ---------------------------------------------------

@@ -2,8 +2,9 @@
 // docs/locks.md, docs/rma.md): put-with-signal in a producer/consumer ring that checks every byte
 // after the wait, SET and ADD, the nbi forms completed by quiet; the non-blocking fetching
 // atomics; every array and vector wait/test with status masks and every comparison; a lock
-// contended by every PE guarding a plain counter, and test_lock; the sized RMA forms and the
-// small routines (malloc_with_hints, team_ptr, query_thread, pcontrol); every misuse.
+// contended by every PE guarding a plain counter (in the heap and a global), and test_lock; the
+// sized RMA forms and the small routines (malloc_with_hints, team_ptr, query_thread, pcontrol);
+// every misuse.
 #define OMPI_SKIP_MPICXX  1
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
@@ -456,14 +457,15 @@ class Locks : public SymhSuiteInitTest
 {
 };
 
-// Every PE increments a counter on PE 0 by a get and a put (no atomic) under the lock: with
-// mutual exclusion no increment is lost.
-TEST_F(Locks, ContendedLockLosesNoIncrement)
+// A lock word and a counter among the executable's globals (symmetric, docs/globals.md).
+long global_lock;
+long global_counter;
+
+// Every PE increments a counter on PE 0 by a get and a put (no atomic) under the lock, `rounds`
+// times: with mutual exclusion no increment is lost, and the lock word is clean afterwards.
+void contend(long *lock, long *counter)
 {
     const int rounds = 30;
-    auto *lock = (long *)symh_calloc(1, sizeof(long));
-    auto *counter = (long *)symh_calloc(1, sizeof(long));
-    ASSERT_TRUE(lock && counter);
     for (int r = 0; r < rounds; ++r) {
         symh_set_lock(lock);
         ASSERT_EQ(SYMH_OK, symh_last_error());
@@ -476,8 +478,21 @@ TEST_F(Locks, ContendedLockLosesNoIncrement)
     EXPECT_EQ((long)rounds * npes(), symh_long_g(counter, 0));
     EXPECT_EQ(0L, *lock); // every queue node and the tail are clean again
     symh_barrier_all();
+}
+
+TEST_F(Locks, ContendedHeapLockLosesNoIncrement)
+{
+    auto *lock = (long *)symh_calloc(1, sizeof(long));
+    auto *counter = (long *)symh_calloc(1, sizeof(long));
+    ASSERT_TRUE(lock && counter);
+    contend(lock, counter);
     symh_free(counter);
     symh_free(lock);
+}
+
+TEST_F(Locks, ContendedGlobalLockLosesNoIncrement)
+{
+    contend(&global_lock, &global_counter);
 }
 
 TEST_F(Locks, TestLockTakesOnlyAFreeLock)
