@@ -18,9 +18,16 @@
  * redzones and clear the redzones of the new mapping. Nothing between the copy and the mapping
  * writes a global (symheap itself may be linked into the executable); a write by another thread
  * of the application in that window is the application's race (docs/globals.md). The mapping
- * stays for the life of the process (finalize leaves it, a later init reuses it). */
+ * stays for the life of the process (finalize leaves it, a later init reuses it).
+ *
+ * Not under ThreadSanitizer: its runtime is linked into the executable and keeps its state among
+ * the executable's globals, and its background thread writes that state at any moment, so a
+ * write between the copy and the mapping would be lost (its trace semaphores then deadlock the
+ * process). Where the executable holds that runtime (__tsan_init resolves), the globals stay
+ * private and are not symmetric (docs/globals.md). */
 #include "transport/tl_data.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -206,6 +213,11 @@ int symh_tl_data_move(char *message, size_t len)
     int status, fd = -1;
     long mapped;
 
+    if (dlsym(RTLD_DEFAULT, "__tsan_init") != NULL) {
+        symh_debug("symh_init: ThreadSanitizer's runtime keeps its state among the executable's "
+                   "globals: they stay private, not symmetric");
+        return SYMH_OK;
+    }
     dl_iterate_phdr(symh_tl_data_scan, &p);
     if (!p.found)
         return SYMH_OK; /* no writable data: nothing to make symmetric */
