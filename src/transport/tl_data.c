@@ -23,11 +23,10 @@
  * Not under ThreadSanitizer: its runtime is linked into the executable and keeps its state among
  * the executable's globals, and its background thread writes that state at any moment, so a
  * write between the copy and the mapping would be lost (its trace semaphores then deadlock the
- * process). Where the executable holds that runtime (__tsan_init resolves), the globals stay
+ * process). Where the executable holds that runtime (__tsan_init is defined), the globals stay
  * private and are not symmetric (docs/globals.md). */
 #include "transport/tl_data.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -204,6 +203,10 @@ static int symh_tl_data_copy(int fd, uintptr_t map_lo, size_t map_size, size_t p
     return 0;
 }
 
+/* ThreadSanitizer's entry point, defined by its runtime where the executable holds one: a weak
+ * reference, NULL elsewhere (a dlsym that fails would leave glibc's error buffer behind). */
+extern void __tsan_init(void) __attribute__((weak));
+
 int symh_tl_data_move(char *message, size_t len)
 {
     symh_tl_data_phdrs_t p = { 0 };
@@ -213,7 +216,7 @@ int symh_tl_data_move(char *message, size_t len)
     int status, fd = -1;
     long mapped;
 
-    if (dlsym(RTLD_DEFAULT, "__tsan_init") != NULL) {
+    if (&__tsan_init != NULL) {
         symh_debug("symh_init: ThreadSanitizer's runtime keeps its state among the executable's "
                    "globals: they stay private, not symmetric");
         return SYMH_OK;
