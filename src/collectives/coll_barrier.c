@@ -582,7 +582,7 @@ void symh_barrier_all(void)
      * the barrier's release stores; a NIC transport completes its operations at their targets
      * (and the barrier's waits keep driving it for the peers that still complete theirs). */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    status = symh_tl_nic_quiet();
+    status = symh_tl_nic_quiet(NULL);
     if (status != SYMH_OK)
         symh_error("symh_barrier_all: the NIC transport's quiet failed: %s",
                    symh_status_string(status));

@@ -518,7 +518,7 @@ int symh_coll_team_wait_equal(const struct symh_team *t, const uint64_t *words, 
 int symh_coll_team_order(const struct symh_team *t)
 {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    return t->all_mapped ? SYMH_OK : symh_tl_nic_fence();
+    return t->all_mapped ? SYMH_OK : symh_tl_nic_fence(NULL);
 }
 
 int symh_coll_team_post(const struct symh_team *t, int pe, size_t offset, uint64_t value)
@@ -538,10 +538,10 @@ int symh_coll_team_post(const struct symh_team *t, int pe, size_t offset, uint64
      * returns with it reusable. */
     ops = symh_tl_ops_of(world);
     if (ops->put_signal != NULL)
-        return ops->put_signal(t->mine + offset, NULL, 0, (uint64_t *)(void *)(t->mine + offset),
-                               value, world);
+        return ops->put_signal(NULL, t->mine + offset, NULL, 0,
+                               (uint64_t *)(void *)(t->mine + offset), value, world);
     *out = value;
-    return ops->put(t->mine + offset, out, sizeof(*out), world);
+    return ops->put(NULL, t->mine + offset, out, sizeof(*out), world);
 }
 
 int symh_coll_team_put(const struct symh_team *t, int pe, void *dest, const void *source,
@@ -556,7 +556,7 @@ int symh_coll_team_put(const struct symh_team *t, int pe, void *dest, const void
         memmove(mapped, source, bytes);
         return SYMH_OK;
     }
-    return symh_tl_ops_of(world)->put_nbi(dest, source, bytes, world);
+    return symh_tl_ops_of(world)->put_nbi(NULL, dest, source, bytes, world);
 }
 
 int symh_coll_team_put_signal(const struct symh_team *t, int pe, void *dest, const void *source,
@@ -573,8 +573,8 @@ int symh_coll_team_put_signal(const struct symh_team *t, int pe, void *dest, con
     }
     ops = symh_tl_ops_of(world);
     if (ops->put_signal != NULL)
-        return ops->put_signal(dest, source, bytes, (uint64_t *)(void *)(t->mine + offset), value,
-                               world);
+        return ops->put_signal(NULL, dest, source, bytes, (uint64_t *)(void *)(t->mine + offset),
+                               value, world);
     status = symh_coll_team_put(t, pe, dest, source, bytes);
     if (status == SYMH_OK)
         status = symh_coll_team_order(t);
@@ -633,7 +633,7 @@ static int symh_team_sync_nic(struct symh_team *t, const char *func)
     uint64_t e = ++t->syncs;
     int status, i;
 
-    status = symh_tl_nic_quiet();
+    status = symh_tl_nic_quiet(NULL);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (!t->hier)
         return status != SYMH_OK ? status
@@ -734,12 +734,12 @@ int symh_coll_team_check_exchange(const struct symh_team *t, const symh_team_rec
                                __ATOMIC_RELEASE);
             continue;
         }
-        status = symh_tl_ops_of(w)->put(bank, out, sizeof(*mine), w);
+        status = symh_tl_ops_of(w)->put(NULL, bank, out, sizeof(*mine), w);
         if (status == SYMH_OK)
-            status = symh_tl_nic_fence();
+            status = symh_tl_nic_fence(NULL);
         if (status == SYMH_OK)
-            status = symh_tl_rma.amo_ops->amo(SYMH_TL_AMO_ADD, count, sizeof(uint64_t), &one, NULL,
-                                              NULL, w);
+            status = symh_tl_rma.amo_ops->amo(NULL, SYMH_TL_AMO_ADD, count, sizeof(uint64_t), &one,
+                                              NULL, NULL, w);
     }
     for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe) {
         int w = t->pes[pe];

@@ -322,7 +322,7 @@ void symh_finalize(void)
         return;
     /* No PE tears its state down while a peer may still reach it: what this PE sent through the
      * NIC completes first, and the barrier keeps driving the NIC for peers still completing. */
-    if (symh_tl_nic_quiet() != SYMH_OK)
+    if (symh_tl_nic_quiet(NULL) != SYMH_OK)
         symh_warn("symh_finalize: the NIC transport's quiet failed; finalizing anyway");
     /* The world team's last call. A peer still making other collective calls sees each of them
      * fail as out of step (one line each), and this PE waits on until the peer finalizes too

@@ -30,29 +30,37 @@ typedef enum {
     SYMH_TL_AMO_XOR
 } symh_tl_amo_op_t;
 
+/* A NIC transport's channel: the resources one communication context owns (a UCX worker and its
+ * endpoints, a libfabric endpoint and counter; tl_ctx.h). Opaque: each NIC transport casts it to
+ * its own type. NULL is the transport's default channel, which the default context, the
+ * collectives and the runtime use; the load/store ops ignore it. */
+typedef struct symh_tl_chan symh_tl_chan_t;
+
 typedef struct {
     const char *name;
-    /* `dest` (put) and `source` (get) are symmetric addresses of this PE, already checked. */
-    int (*put)(void *dest, const void *source, size_t bytes, int pe);
-    int (*get)(void *dest, const void *source, size_t bytes, int pe);
+    /* Every slot but progress takes the channel of the calling context first.
+     * `dest` (put) and `source` (get) are symmetric addresses of this PE, already checked. */
+    int (*put)(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes, int pe);
+    int (*get)(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes, int pe);
     /* Non-blocking forms: may return before the transfer is done; quiet completes them. The
      * local buffer must stay untouched (put) or unread (get) until then. A transport whose
      * transfers complete in the call fills them with its put/get. */
-    int (*put_nbi)(void *dest, const void *source, size_t bytes, int pe);
-    int (*get_nbi)(void *dest, const void *source, size_t bytes, int pe);
+    int (*put_nbi)(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes, int pe);
+    int (*get_nbi)(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes, int pe);
     /* One atomic on the `size`-byte (4 or 8) word at symmetric `dest`; `fetched` may be NULL. */
-    int (*amo)(symh_tl_amo_op_t op, void *dest, size_t size, const void *value, const void *cond,
-               void *fetched, int pe);
-    int (*fence)(void);
-    int (*quiet)(void);
+    int (*amo)(symh_tl_chan_t *chan, symh_tl_amo_op_t op, void *dest, size_t size,
+               const void *value, const void *cond, void *fetched, int pe);
+    /* Orders (fence) or completes (quiet) what was issued on `chan` alone. */
+    int (*fence)(symh_tl_chan_t *chan);
+    int (*quiet)(symh_tl_chan_t *chan);
     int (*progress)(void);
     /* `bytes` from local `source` to symmetric `dest` on `pe`, then the 8-byte `value` stored into
      * the symmetric word `signal` there, visible only after the data: one message (a UCX active
      * message), where a put, a fence and a put would take two. Returns with `source` reusable;
      * quiet completes it. NULL where the transport has no such message (the caller then puts,
      * fences and puts the signal). */
-    int (*put_signal)(void *dest, const void *source, size_t bytes, uint64_t *signal,
-                      uint64_t value, int pe);
+    int (*put_signal)(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
+                      uint64_t *signal, uint64_t value, int pe);
 } symh_tl_ops_t;
 
 /* Load/store through the mapped windows of tl_ipc.c (node-local peers and this PE). */

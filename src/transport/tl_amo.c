@@ -41,7 +41,7 @@ SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_LOCK_FREE)
             symh_tl_rma_ops_begin(&ctx_, __func__, pe);                                         \
             symh_tl_rma_ops_done(                                                               \
                 &ctx_, ops_,                                                                    \
-                ops_->amo(OP, (void *)(addr), sizeof(TYPE), value, cond, fetched, pe));         \
+                ops_->amo(NULL, OP, (void *)(addr), sizeof(TYPE), value, cond, fetched, pe));   \
             return done;                                                                        \
         }                                                                                       \
         remote = (TYPE *)mapped_;                                                               \
@@ -162,7 +162,7 @@ int symh_tl_amo_word(const symh_tl_rma_access_t *access, symh_tl_amo_op_t op, vo
           : mapped != NULL            ? &symh_tl_ipc_ops
                                       : symh_tl_ops_of(pe);
     symh_tl_rma_ops_begin(&ctx, access->func, pe);
-    status = ops->amo(op, addr, access->elem_size, value, cond, fetched, pe);
+    status = ops->amo(NULL, op, addr, access->elem_size, value, cond, fetched, pe);
     symh_tl_rma_ops_done(&ctx, ops, status);
     return status;
 }

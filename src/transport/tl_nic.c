@@ -117,7 +117,7 @@ void symh_tl_nic_fini(void)
         symh_reg_set_nic_hooks(NULL);
         symh_boot_set_progress(NULL);
         symh_tl_rma.amo_ops = NULL;
-        if (nic->ops.quiet() != SYMH_OK)
+        if (nic->ops.quiet(NULL) != SYMH_OK)
             symh_warn("symh_finalize: the %s transport's last quiet failed", nic->ops.name);
         nic->fini();
         symh_tl_nic = NULL;
@@ -282,16 +282,16 @@ void symh_tl_nic_progress(void)
         (void)nic->ops.progress();
 }
 
-int symh_tl_nic_quiet(void)
+int symh_tl_nic_quiet(symh_tl_chan_t *chan)
 {
     const symh_tl_nic_t *nic = symh_tl_nic;
 
-    return nic == NULL ? SYMH_OK : nic->ops.quiet();
+    return nic == NULL ? SYMH_OK : nic->ops.quiet(chan);
 }
 
-int symh_tl_nic_fence(void)
+int symh_tl_nic_fence(symh_tl_chan_t *chan)
 {
     const symh_tl_nic_t *nic = symh_tl_nic;
 
-    return nic == NULL ? SYMH_OK : nic->ops.fence();
+    return nic == NULL ? SYMH_OK : nic->ops.fence(chan);
 }

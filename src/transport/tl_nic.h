@@ -60,6 +60,15 @@ typedef struct symh_tl_nic {
      * registry entry and is what symh_tl_nic_local gives back for it. */
     int (*map_local)(void *addr, size_t length, void **handle);
     void (*unmap_local)(void *handle);
+
+    /* Local: a channel of its own for a communication context (tl_ctx.h), connected to every
+     * routed PE's default channel, with every live key slot usable through it; `options` are the
+     * context's SYMH_CTX_* bits (SYMH_CTX_PRIVATE: one thread uses it, so it takes no locks).
+     * Operations on it complete by its own quiet, not another channel's. Thread-safe against
+     * other channels' use and creation, and against map_symm. */
+    int (*chan_create)(long options, symh_tl_chan_t **chan);
+    /* Local: quiets and frees a channel of chan_create. */
+    void (*chan_destroy)(symh_tl_chan_t *chan);
 } symh_tl_nic_t;
 
 /* Defined only in builds that have them; symh_tl_table is what the rest of symheap reads. */
@@ -107,8 +116,9 @@ void symh_tl_nic_symm_remove(size_t window_offset);
 
 /* Drives the active NIC transport once (wait loops, the bootstrap's waits); no-op without one. */
 void symh_tl_nic_progress(void);
-/* Completes every outstanding NIC operation (quiet); SYMH_OK without a NIC. */
-int symh_tl_nic_quiet(void);
-int symh_tl_nic_fence(void);
+/* Completes every outstanding NIC operation of `chan` (quiet; NULL: the default channel), or
+ * orders them (fence); SYMH_OK without a NIC. */
+int symh_tl_nic_quiet(symh_tl_chan_t *chan);
+int symh_tl_nic_fence(symh_tl_chan_t *chan);
 
 #endif /* SYMH_TL_NIC_H */

@@ -26,19 +26,23 @@ static char *symh_tl_ipc_addr(const void *addr, int pe)
     return base == NULL ? NULL : base + ((const char *)addr - symh_tl_window.base);
 }
 
-static int symh_tl_ipc_put(void *dest, const void *source, size_t bytes, int pe)
+static int symh_tl_ipc_put(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
+                           int pe)
 {
     char *remote = symh_tl_ipc_addr(dest, pe);
 
+    (void)chan;
     if (remote == NULL)
         return SYMH_ERR_UNSUPPORTED;
     return symh_tl_ipc_copy(remote, source, bytes);
 }
 
-static int symh_tl_ipc_get(void *dest, const void *source, size_t bytes, int pe)
+static int symh_tl_ipc_get(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
+                           int pe)
 {
     const char *remote = symh_tl_ipc_addr(source, pe);
 
+    (void)chan;
     if (remote == NULL)
         return SYMH_ERR_UNSUPPORTED;
     return symh_tl_ipc_copy(dest, remote, bytes);
@@ -91,11 +95,12 @@ SYMH_TL_IPC_AMO(uint32_t)
 SYMH_TL_IPC_AMO(uint64_t)
 #undef SYMH_TL_IPC_AMO
 
-static int symh_tl_ipc_amo(symh_tl_amo_op_t op, void *dest, size_t size, const void *value,
-                           const void *cond, void *fetched, int pe)
+static int symh_tl_ipc_amo(symh_tl_chan_t *chan, symh_tl_amo_op_t op, void *dest, size_t size,
+                           const void *value, const void *cond, void *fetched, int pe)
 {
     char *remote = symh_tl_ipc_addr(dest, pe);
 
+    (void)chan;
     if (remote == NULL)
         return SYMH_ERR_UNSUPPORTED;
     if (size == 4)
@@ -106,8 +111,9 @@ static int symh_tl_ipc_amo(symh_tl_amo_op_t op, void *dest, size_t size, const v
 }
 
 /* Stores to coherent shared memory are complete when issued; a full fence orders them. */
-static int symh_tl_ipc_fence(void)
+static int symh_tl_ipc_fence(symh_tl_chan_t *chan)
 {
+    (void)chan;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return SYMH_OK;
 }
@@ -132,21 +138,28 @@ const symh_tl_ops_t symh_tl_ipc_ops = {
 
 /* ---- none: typed stubs for peers no built-in transport reaches ---------------------------- */
 
-static int symh_tl_none_xfer(void *dest, const void *source, size_t bytes, int pe)
+static int symh_tl_none_xfer(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
+                             int pe)
 {
-    (void)dest, (void)source, (void)bytes, (void)pe;
+    (void)chan, (void)dest, (void)source, (void)bytes, (void)pe;
     return SYMH_ERR_UNSUPPORTED;
 }
 
-static int symh_tl_none_amo(symh_tl_amo_op_t op, void *dest, size_t size, const void *value,
-                            const void *cond, void *fetched, int pe)
+static int symh_tl_none_amo(symh_tl_chan_t *chan, symh_tl_amo_op_t op, void *dest, size_t size,
+                            const void *value, const void *cond, void *fetched, int pe)
 {
-    (void)op, (void)dest, (void)size, (void)value, (void)cond, (void)fetched, (void)pe;
+    (void)chan, (void)op, (void)dest, (void)size, (void)value, (void)cond, (void)fetched, (void)pe;
     return SYMH_ERR_UNSUPPORTED;
 }
 
 /* Nothing is ever outstanding on a transport that carries nothing. */
-static int symh_tl_none_sync(void)
+static int symh_tl_none_sync(symh_tl_chan_t *chan)
+{
+    (void)chan;
+    return SYMH_OK;
+}
+
+static int symh_tl_none_progress(void)
 {
     return SYMH_OK;
 }
@@ -160,7 +173,7 @@ const symh_tl_ops_t symh_tl_none_ops = {
     .amo = symh_tl_none_amo,
     .fence = symh_tl_none_sync,
     .quiet = symh_tl_none_sync,
-    .progress = symh_tl_none_sync,
+    .progress = symh_tl_none_progress,
 };
 
 /* The one table of transports (STYLE.md: listed explicitly, no self-registration). */

@@ -202,10 +202,11 @@ void symh_tl_rma_ops_xfer(const symh_tl_rma_access_t *access, void *dest, const 
         return;
     symh_tl_rma_ops_begin(&ctx, access->func, pe);
     if (flags & SYMH_TL_RMA_NBI)
-        status =
-            is_put ? ops->put_nbi(dest, source, bytes, pe) : ops->get_nbi(dest, source, bytes, pe);
+        status = is_put ? ops->put_nbi(NULL, dest, source, bytes, pe)
+                        : ops->get_nbi(NULL, dest, source, bytes, pe);
     else
-        status = is_put ? ops->put(dest, source, bytes, pe) : ops->get(dest, source, bytes, pe);
+        status = is_put ? ops->put(NULL, dest, source, bytes, pe)
+                        : ops->get(NULL, dest, source, bytes, pe);
     symh_tl_rma_ops_done(&ctx, ops, status);
 }
 
@@ -305,7 +306,7 @@ symh_tl_rma_strided(const symh_tl_rma_access_t *access, void *dest, const void *
     for (i = 0; i < nelems && status == SYMH_OK; ++i) {
         d = (char *)dest + i * (size_t)dst * size;
         s = (const char *)source + i * (size_t)sst * size;
-        status = is_put ? ops->put(d, s, size, pe) : ops->get(d, s, size, pe);
+        status = is_put ? ops->put(NULL, d, s, size, pe) : ops->get(NULL, d, s, size, pe);
     }
     symh_tl_rma_ops_done(&ctx, ops, status);
 }
@@ -444,7 +445,7 @@ void symh_fence(void)
     SYMH_TL_RMA_CHECK_UP();
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     /* A NIC transport orders its own operations (UCX: a worker fence). */
-    status = symh_tl_nic_fence();
+    status = symh_tl_nic_fence(NULL);
     if (status != SYMH_OK)
         symh_error("symh_fence: the NIC transport's fence failed: %s", symh_status_string(status));
     symh_status_set(status);
@@ -457,7 +458,7 @@ void symh_quiet(void)
     SYMH_TL_RMA_CHECK_UP();
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     /* ... and completes its outstanding operations at their targets. */
-    status = symh_tl_nic_quiet();
+    status = symh_tl_nic_quiet(NULL);
     if (status != SYMH_OK)
         symh_error("symh_quiet: the NIC transport's quiet failed: %s", symh_status_string(status));
     symh_status_set(status);

@@ -92,7 +92,7 @@ static void symh_tl_signal_put(const symh_tl_rma_access_t *access, void *dest, c
             bytes <= SYMH_TL_SIGNAL_MESSAGE_MAX && symh_tl_signal_in_heap(dest, bytes, sig_addr)) {
             symh_tl_rma_ops_begin(&ctx, access->func, pe);
             symh_tl_rma_ops_done(&ctx, ops,
-                                 ops->put_signal(dest, source, bytes, sig_addr, signal, pe));
+                                 ops->put_signal(NULL, dest, source, bytes, sig_addr, signal, pe));
             return;
         }
         if (nelems > 0) {
@@ -101,7 +101,7 @@ static void symh_tl_signal_put(const symh_tl_rma_access_t *access, void *dest, c
             if (symh_last_error() != SYMH_OK)
                 return;
         }
-        status = symh_tl_nic_fence();
+        status = symh_tl_nic_fence(NULL);
         if (status != SYMH_OK) {
             symh_error("%s: the NIC transport's fence before the signal failed: %s", access->func,
                        symh_status_string(status));

@@ -50,11 +50,11 @@ int symh_shim_ops_get(void *dest, const void *source, size_t bytes, int pe)
 
 int symh_shim_ops_fetch_add64(void *dest, long long value, long long *fetched, int pe)
 {
-    return symh_tl_ops_of(pe)->amo(SYMH_TL_AMO_ADD, dest, sizeof(long long), &value, NULL, fetched,
-                                   pe);
+    return symh_tl_ops_of(pe)->amo(NULL, SYMH_TL_AMO_ADD, dest, sizeof(long long), &value, NULL,
+                                   fetched, pe);
 }
 
 int symh_shim_nic_quiet(void)
 {
-    return symh_tl_nic_quiet();
+    return symh_tl_nic_quiet(NULL);
 }

@@ -756,12 +756,12 @@ static int symh_tl_ofi_init(void *base, size_t length, int thread_multiple)
     return SYMH_OK;
 }
 
-static int symh_tl_ofi_quiet(void);
+static int symh_tl_ofi_quiet(symh_tl_chan_t *chan);
 
 static void symh_tl_ofi_fini(void)
 {
     if (symh_tl_ofi_state.up)
-        (void)symh_tl_ofi_quiet();
+        (void)symh_tl_ofi_quiet(NULL);
     symh_tl_ofi_teardown();
 }
 
@@ -994,23 +994,31 @@ static int symh_tl_ofi_xfer(int is_put, void *dest, const void *source, size_t b
     return wait ? symh_tl_ofi_wait_all(func) : SYMH_OK;
 }
 
-static int symh_tl_ofi_put(void *dest, const void *source, size_t bytes, int pe)
+static int symh_tl_ofi_put(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
+                           int pe)
 {
+    (void)chan;
     return symh_tl_ofi_xfer(1, dest, source, bytes, pe, 1);
 }
 
-static int symh_tl_ofi_get(void *dest, const void *source, size_t bytes, int pe)
+static int symh_tl_ofi_get(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
+                           int pe)
 {
+    (void)chan;
     return symh_tl_ofi_xfer(0, dest, (void *)(uintptr_t)source, bytes, pe, 1);
 }
 
-static int symh_tl_ofi_put_nbi(void *dest, const void *source, size_t bytes, int pe)
+static int symh_tl_ofi_put_nbi(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
+                               int pe)
 {
+    (void)chan;
     return symh_tl_ofi_xfer(1, dest, source, bytes, pe, 0);
 }
 
-static int symh_tl_ofi_get_nbi(void *dest, const void *source, size_t bytes, int pe)
+static int symh_tl_ofi_get_nbi(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
+                               int pe)
 {
+    (void)chan;
     return symh_tl_ofi_xfer(0, dest, (void *)(uintptr_t)source, bytes, pe, 0);
 }
 
@@ -1089,9 +1097,10 @@ static int symh_tl_ofi_amo_post(symh_tl_amo_op_t op, enum fi_datatype dt, int fe
     return symh_tl_ofi_wait_all("amo");
 }
 
-static int symh_tl_ofi_amo(symh_tl_amo_op_t op, void *dest, size_t size, const void *value,
-                           const void *cond, void *fetched, int pe)
+static int symh_tl_ofi_amo(symh_tl_chan_t *chan, symh_tl_amo_op_t op, void *dest, size_t size,
+                           const void *value, const void *cond, void *fetched, int pe)
 {
+    (void)chan;
     if ((size != 4 && size != 8) || (int)op < 0 || (int)op >= SYMH_OFI_N_AMO) {
         symh_error("ofi: amo: unsupported operation %d on %zu bytes", (int)op, size);
         return SYMH_ERR_INVALID_ARG;
@@ -1131,8 +1140,9 @@ static int symh_tl_ofi_amo(symh_tl_amo_op_t op, void *dest, size_t size, const v
     return status;
 }
 
-static int symh_tl_ofi_quiet(void)
+static int symh_tl_ofi_quiet(symh_tl_chan_t *chan)
 {
+    (void)chan;
     if (!symh_tl_ofi_state.up)
         return SYMH_OK;
     int status = symh_tl_ofi_wait_all("quiet");
@@ -1148,9 +1158,9 @@ static int symh_tl_ofi_quiet(void)
 }
 
 /* Every operation completes before its call returns, so ordering needs no more than quiet. */
-static int symh_tl_ofi_fence(void)
+static int symh_tl_ofi_fence(symh_tl_chan_t *chan)
 {
-    return symh_tl_ofi_quiet();
+    return symh_tl_ofi_quiet(chan);
 }
 
 static int symh_tl_ofi_progress(void)
@@ -1158,6 +1168,19 @@ static int symh_tl_ofi_progress(void)
     if (symh_tl_ofi_state.up)
         symh_tl_ofi_poll_cq();
     return SYMH_OK;
+}
+
+/* Channels of their own for contexts: not yet; every context uses the default channel. */
+static int symh_tl_ofi_chan_create(long options, symh_tl_chan_t **chan)
+{
+    (void)options;
+    *chan = NULL;
+    return SYMH_ERR_UNSUPPORTED;
+}
+
+static void symh_tl_ofi_chan_destroy(symh_tl_chan_t *chan)
+{
+    (void)chan;
 }
 
 const symh_tl_nic_t symh_tl_ofi = {
@@ -1176,4 +1199,6 @@ const symh_tl_nic_t symh_tl_ofi = {
     .unmap_symm = symh_tl_ofi_unmap_symm,
     .map_local = symh_tl_ofi_map_local,
     .unmap_local = symh_tl_ofi_unmap_local,
+    .chan_create = symh_tl_ofi_chan_create,
+    .chan_destroy = symh_tl_ofi_chan_destroy,
 };

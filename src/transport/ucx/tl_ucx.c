@@ -546,23 +546,31 @@ static int symh_tl_ucx_rma(int is_put, int nbi, void *dest, const void *source, 
     return nbi ? symh_tl_ucx_nbi(request, call) : symh_tl_ucx_wait(request, call);
 }
 
-static int symh_tl_ucx_put(void *dest, const void *source, size_t bytes, int pe)
+static int symh_tl_ucx_put(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
+                           int pe)
 {
+    (void)chan;
     return symh_tl_ucx_rma(1, 0, dest, source, bytes, pe);
 }
 
-static int symh_tl_ucx_get(void *dest, const void *source, size_t bytes, int pe)
+static int symh_tl_ucx_get(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
+                           int pe)
 {
+    (void)chan;
     return symh_tl_ucx_rma(0, 0, dest, source, bytes, pe);
 }
 
-static int symh_tl_ucx_put_nbi(void *dest, const void *source, size_t bytes, int pe)
+static int symh_tl_ucx_put_nbi(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
+                               int pe)
 {
+    (void)chan;
     return symh_tl_ucx_rma(1, 1, dest, source, bytes, pe);
 }
 
-static int symh_tl_ucx_get_nbi(void *dest, const void *source, size_t bytes, int pe)
+static int symh_tl_ucx_get_nbi(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
+                               int pe)
 {
+    (void)chan;
     return symh_tl_ucx_rma(0, 1, dest, source, bytes, pe);
 }
 
@@ -610,9 +618,10 @@ static int symh_tl_ucx_fetch_bitwise(ucp_ep_h ep, ucp_atomic_op_t opcode, size_t
 /* UCP's atomics (ucp.h, "Atomic Operations Semantic"): `buffer` is the operand X and
  * reply_buffer receives the old value; for CSWAP, `buffer` is the compare value and
  * reply_buffer holds the new value on input (and the old one on output). */
-static int symh_tl_ucx_amo(symh_tl_amo_op_t op, void *dest, size_t size, const void *value,
-                           const void *cond, void *fetched, int pe)
+static int symh_tl_ucx_amo(symh_tl_chan_t *chan, symh_tl_amo_op_t op, void *dest, size_t size,
+                           const void *value, const void *cond, void *fetched, int pe)
 {
+    (void)chan;
     if (size != 4 && size != 8) {
         symh_error("UCX: atomic of %zu bytes (4 or 8 only)", size);
         return SYMH_ERR_INVALID_ARG;
@@ -657,8 +666,9 @@ static int symh_tl_ucx_amo(symh_tl_amo_op_t op, void *dest, size_t size, const v
     return rc;
 }
 
-static int symh_tl_ucx_fence(void)
+static int symh_tl_ucx_fence(symh_tl_chan_t *chan)
 {
+    (void)chan;
     if (symh_ucx.worker == NULL)
         return SYMH_OK;
     ucs_status_t status = ucp_worker_fence(symh_ucx.worker);
@@ -667,8 +677,9 @@ static int symh_tl_ucx_fence(void)
     return SYMH_OK;
 }
 
-static int symh_tl_ucx_quiet(void)
+static int symh_tl_ucx_quiet(symh_tl_chan_t *chan)
 {
+    (void)chan;
     if (symh_ucx.worker == NULL)
         return SYMH_OK;
     /* The put_nbi/get_nbi requests are waited for first (see symh_tl_ucx_nbi_done). */
@@ -689,9 +700,10 @@ static int symh_tl_ucx_quiet(void)
 /* One eager active message (the header names the data's and the signal's offsets in key slot 0),
  * waited for until the source is reusable. Both ends must lie in key slot 0 (the internal area
  * and heap): a symmetric region elsewhere takes the put, fence, put of the caller instead. */
-static int symh_tl_ucx_put_signal(void *dest, const void *source, size_t bytes, uint64_t *signal,
-                                  uint64_t value, int pe)
+static int symh_tl_ucx_put_signal(symh_tl_chan_t *chan, void *dest, const void *source,
+                                  size_t bytes, uint64_t *signal, uint64_t value, int pe)
 {
+    (void)chan;
     symh_tl_ucx_put_signal_t h = {
         .dest = (uint64_t)((char *)dest - symh_ucx.base),
         .signal = (uint64_t)((char *)signal - symh_ucx.base),
@@ -724,6 +736,19 @@ static int symh_tl_ucx_progress(void)
     return SYMH_OK;
 }
 
+/* Channels of their own for contexts: not yet; every context uses the default channel. */
+static int symh_tl_ucx_chan_create(long options, symh_tl_chan_t **chan)
+{
+    (void)options;
+    *chan = NULL;
+    return SYMH_ERR_UNSUPPORTED;
+}
+
+static void symh_tl_ucx_chan_destroy(symh_tl_chan_t *chan)
+{
+    (void)chan;
+}
+
 const symh_tl_nic_t symh_tl_ucx = {
     .ops =
         {
@@ -744,4 +769,6 @@ const symh_tl_nic_t symh_tl_ucx = {
     .unmap_symm = symh_tl_ucx_unmap_symm,
     .map_local = symh_tl_ucx_map_local,
     .unmap_local = symh_tl_ucx_unmap_local,
+    .chan_create = symh_tl_ucx_chan_create,
+    .chan_destroy = symh_tl_ucx_chan_destroy,
 };
