@@ -7,6 +7,7 @@
 #include <symheap/status.h>
 #include <symheap/init.h>
 #include <symheap/heap.h>
+#include <symheap/ctx.h>
 #include <symheap/rma.h>
 #include <symheap/signal.h>
 #include <symheap/lock.h>

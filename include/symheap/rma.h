@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <symheap/ctx.h>
 #include <symheap/defs.h>
 
 SYMH_BEGIN_C_DECLS
@@ -97,42 +98,68 @@ SYMH_BEGIN_C_DECLS
 /* The sized RMA forms (symh_put8 .. symh_put128 and the rest): X(BITS) once per element size. */
 #define SYMH_RMA_SIZES(X) X(8) X(16) X(32) X(64) X(128)
 
+/* Each family below is declared twice from one X-macro, DECL(P, CP, NAME, TYPE): the plain form
+ * (P symh, CP ()) and the context form (P symh_ctx, CP (symh_ctx_t ctx,): the context first;
+ * symheap/ctx.h). The point-to-point waits have no context form. */
+#define SYMH_UNPAREN_(...) __VA_ARGS__
+#define SYMH_CTX_FORMS_(DECL, NAME, TYPE) \
+    DECL(symh, (), NAME, TYPE) DECL(symh_ctx, (symh_ctx_t ctx, ), NAME, TYPE)
+
 /* ---- RMA ---------------------------------------------------------------------------------
  * `dest` (put) and `source` (get) are symmetric addresses; the other side is any local memory.
  * A misuse (PE out of range, an address outside the symmetric heap, a range running past its
  * end, a typed address not aligned for its type, a PE with no route) logs one line, performs
  * nothing and sets symh_last_error(). Zero-length calls are no-ops, even with NULL pointers. */
-SYMH_API void symh_putmem(void *dest, const void *source, size_t nelems, int pe);
-SYMH_API void symh_getmem(void *dest, const void *source, size_t nelems, int pe);
-SYMH_API void symh_putmem_nbi(void *dest, const void *source, size_t nelems, int pe);
-SYMH_API void symh_getmem_nbi(void *dest, const void *source, size_t nelems, int pe);
+#define SYMH_RMA_MEM_DECLARE(P, CP, NAME, TYPE)                                                  \
+    SYMH_API void P##_putmem(SYMH_UNPAREN_ CP void *dest, const void *source, size_t nelems,     \
+                             int pe);                                                            \
+    SYMH_API void P##_getmem(SYMH_UNPAREN_ CP void *dest, const void *source, size_t nelems,     \
+                             int pe);                                                            \
+    SYMH_API void P##_putmem_nbi(SYMH_UNPAREN_ CP void *dest, const void *source, size_t nelems, \
+                                 int pe);                                                        \
+    SYMH_API void P##_getmem_nbi(SYMH_UNPAREN_ CP void *dest, const void *source, size_t nelems, \
+                                 int pe);
+SYMH_CTX_FORMS_(SYMH_RMA_MEM_DECLARE, mem, void)
+#undef SYMH_RMA_MEM_DECLARE
 
 /* Strides of iput/iget count elements and must be positive. */
-#define SYMH_RMA_DECLARE(NAME, TYPE)                                                               \
-    SYMH_API void symh_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe);        \
-    SYMH_API void symh_##NAME##_get(TYPE *dest, const TYPE *source, size_t nelems, int pe);        \
-    SYMH_API void symh_##NAME##_put_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe);    \
-    SYMH_API void symh_##NAME##_get_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe);    \
-    SYMH_API void symh_##NAME##_p(TYPE *dest, TYPE value, int pe);                                 \
-    SYMH_API TYPE symh_##NAME##_g(const TYPE *source, int pe);                                     \
-    SYMH_API void symh_##NAME##_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, \
-                                     size_t nelems, int pe);                                       \
-    SYMH_API void symh_##NAME##_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, \
-                                     size_t nelems, int pe);
-SYMH_RMA_TYPES(SYMH_RMA_DECLARE)
+#define SYMH_RMA_DECLARE(P, CP, NAME, TYPE)                                                        \
+    SYMH_API void P##_##NAME##_put(SYMH_UNPAREN_ CP TYPE *dest, const TYPE *source, size_t nelems, \
+                                   int pe);                                                        \
+    SYMH_API void P##_##NAME##_get(SYMH_UNPAREN_ CP TYPE *dest, const TYPE *source, size_t nelems, \
+                                   int pe);                                                        \
+    SYMH_API void P##_##NAME##_put_nbi(SYMH_UNPAREN_ CP TYPE *dest, const TYPE *source,            \
+                                       size_t nelems, int pe);                                     \
+    SYMH_API void P##_##NAME##_get_nbi(SYMH_UNPAREN_ CP TYPE *dest, const TYPE *source,            \
+                                       size_t nelems, int pe);                                     \
+    SYMH_API void P##_##NAME##_p(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe);                 \
+    SYMH_API TYPE P##_##NAME##_g(SYMH_UNPAREN_ CP const TYPE *source, int pe);                     \
+    SYMH_API void P##_##NAME##_iput(SYMH_UNPAREN_ CP TYPE *dest, const TYPE *source,               \
+                                    ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);          \
+    SYMH_API void P##_##NAME##_iget(SYMH_UNPAREN_ CP TYPE *dest, const TYPE *source,               \
+                                    ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+#define SYMH_RMA_DECLARE_FORMS(NAME, TYPE) SYMH_CTX_FORMS_(SYMH_RMA_DECLARE, NAME, TYPE)
+SYMH_RMA_TYPES(SYMH_RMA_DECLARE_FORMS)
+#undef SYMH_RMA_DECLARE_FORMS
 #undef SYMH_RMA_DECLARE
 
 /* The sized forms move nelems elements of BITS / 8 bytes, with no alignment required. */
-#define SYMH_RMA_SIZED_DECLARE(BITS)                                                            \
-    SYMH_API void symh_put##BITS(void *dest, const void *source, size_t nelems, int pe);        \
-    SYMH_API void symh_get##BITS(void *dest, const void *source, size_t nelems, int pe);        \
-    SYMH_API void symh_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe);  \
-    SYMH_API void symh_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe);  \
-    SYMH_API void symh_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
-                                  size_t nelems, int pe);                                       \
-    SYMH_API void symh_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
-                                  size_t nelems, int pe);
-SYMH_RMA_SIZES(SYMH_RMA_SIZED_DECLARE)
+#define SYMH_RMA_SIZED_DECLARE(P, CP, BITS, UNUSED)                                              \
+    SYMH_API void P##_put##BITS(SYMH_UNPAREN_ CP void *dest, const void *source, size_t nelems,  \
+                                int pe);                                                         \
+    SYMH_API void P##_get##BITS(SYMH_UNPAREN_ CP void *dest, const void *source, size_t nelems,  \
+                                int pe);                                                         \
+    SYMH_API void P##_put##BITS##_nbi(SYMH_UNPAREN_ CP void *dest, const void *source,           \
+                                      size_t nelems, int pe);                                    \
+    SYMH_API void P##_get##BITS##_nbi(SYMH_UNPAREN_ CP void *dest, const void *source,           \
+                                      size_t nelems, int pe);                                    \
+    SYMH_API void P##_iput##BITS(SYMH_UNPAREN_ CP void *dest, const void *source, ptrdiff_t dst, \
+                                 ptrdiff_t sst, size_t nelems, int pe);                          \
+    SYMH_API void P##_iget##BITS(SYMH_UNPAREN_ CP void *dest, const void *source, ptrdiff_t dst, \
+                                 ptrdiff_t sst, size_t nelems, int pe);
+#define SYMH_RMA_SIZED_DECLARE_FORMS(BITS) SYMH_CTX_FORMS_(SYMH_RMA_SIZED_DECLARE, BITS, void)
+SYMH_RMA_SIZES(SYMH_RMA_SIZED_DECLARE_FORMS)
+#undef SYMH_RMA_SIZED_DECLARE_FORMS
 #undef SYMH_RMA_SIZED_DECLARE
 
 /* Orders this PE's puts and AMOs to each PE (fence) or completes all of them (quiet). */
@@ -140,28 +167,38 @@ SYMH_API void symh_fence(void);
 SYMH_API void symh_quiet(void);
 
 /* ---- atomics ------------------------------------------------------------------------------ */
-#define SYMH_AMO_DECLARE_FETCH_SET_SWAP(NAME, TYPE)                         \
-    SYMH_API TYPE symh_##NAME##_atomic_fetch(const TYPE *source, int pe);   \
-    SYMH_API void symh_##NAME##_atomic_set(TYPE *dest, TYPE value, int pe); \
-    SYMH_API TYPE symh_##NAME##_atomic_swap(TYPE *dest, TYPE value, int pe);
-#define SYMH_AMO_DECLARE_STANDARD(NAME, TYPE)                                                   \
-    SYMH_AMO_DECLARE_FETCH_SET_SWAP(NAME, TYPE)                                                 \
-    SYMH_API TYPE symh_##NAME##_atomic_compare_swap(TYPE *dest, TYPE cond, TYPE value, int pe); \
-    SYMH_API TYPE symh_##NAME##_atomic_fetch_inc(TYPE *dest, int pe);                           \
-    SYMH_API void symh_##NAME##_atomic_inc(TYPE *dest, int pe);                                 \
-    SYMH_API TYPE symh_##NAME##_atomic_fetch_add(TYPE *dest, TYPE value, int pe);               \
-    SYMH_API void symh_##NAME##_atomic_add(TYPE *dest, TYPE value, int pe);
-#define SYMH_AMO_DECLARE_BITWISE(NAME, TYPE)                                      \
-    SYMH_API TYPE symh_##NAME##_atomic_fetch_and(TYPE *dest, TYPE value, int pe); \
-    SYMH_API TYPE symh_##NAME##_atomic_fetch_or(TYPE *dest, TYPE value, int pe);  \
-    SYMH_API TYPE symh_##NAME##_atomic_fetch_xor(TYPE *dest, TYPE value, int pe); \
-    SYMH_API void symh_##NAME##_atomic_and(TYPE *dest, TYPE value, int pe);       \
-    SYMH_API void symh_##NAME##_atomic_or(TYPE *dest, TYPE value, int pe);        \
-    SYMH_API void symh_##NAME##_atomic_xor(TYPE *dest, TYPE value, int pe);
+#define SYMH_AMO_DECLARE_FETCH_SET_SWAP(P, CP, NAME, TYPE)                                  \
+    SYMH_API TYPE P##_##NAME##_atomic_fetch(SYMH_UNPAREN_ CP const TYPE *source, int pe);   \
+    SYMH_API void P##_##NAME##_atomic_set(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe); \
+    SYMH_API TYPE P##_##NAME##_atomic_swap(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe);
+#define SYMH_AMO_DECLARE_STANDARD(P, CP, NAME, TYPE)                                              \
+    SYMH_AMO_DECLARE_FETCH_SET_SWAP(P, CP, NAME, TYPE)                                            \
+    SYMH_API TYPE P##_##NAME##_atomic_compare_swap(SYMH_UNPAREN_ CP TYPE *dest, TYPE cond,        \
+                                                   TYPE value, int pe);                           \
+    SYMH_API TYPE P##_##NAME##_atomic_fetch_inc(SYMH_UNPAREN_ CP TYPE *dest, int pe);             \
+    SYMH_API void P##_##NAME##_atomic_inc(SYMH_UNPAREN_ CP TYPE *dest, int pe);                   \
+    SYMH_API TYPE P##_##NAME##_atomic_fetch_add(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe); \
+    SYMH_API void P##_##NAME##_atomic_add(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe);
+#define SYMH_AMO_DECLARE_BITWISE(P, CP, NAME, TYPE)                                               \
+    SYMH_API TYPE P##_##NAME##_atomic_fetch_and(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe); \
+    SYMH_API TYPE P##_##NAME##_atomic_fetch_or(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe);  \
+    SYMH_API TYPE P##_##NAME##_atomic_fetch_xor(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe); \
+    SYMH_API void P##_##NAME##_atomic_and(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe);       \
+    SYMH_API void P##_##NAME##_atomic_or(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe);        \
+    SYMH_API void P##_##NAME##_atomic_xor(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe);
 /* A failed atomic returns 0 (and sets symh_last_error()). */
-SYMH_AMO_STANDARD_TYPES(SYMH_AMO_DECLARE_STANDARD)
-SYMH_AMO_EXTENDED_TYPES(SYMH_AMO_DECLARE_FETCH_SET_SWAP)
-SYMH_AMO_BITWISE_TYPES(SYMH_AMO_DECLARE_BITWISE)
+#define SYMH_AMO_DECLARE_STANDARD_FORMS(NAME, TYPE) \
+    SYMH_CTX_FORMS_(SYMH_AMO_DECLARE_STANDARD, NAME, TYPE)
+#define SYMH_AMO_DECLARE_EXTENDED_FORMS(NAME, TYPE) \
+    SYMH_CTX_FORMS_(SYMH_AMO_DECLARE_FETCH_SET_SWAP, NAME, TYPE)
+#define SYMH_AMO_DECLARE_BITWISE_FORMS(NAME, TYPE) \
+    SYMH_CTX_FORMS_(SYMH_AMO_DECLARE_BITWISE, NAME, TYPE)
+SYMH_AMO_STANDARD_TYPES(SYMH_AMO_DECLARE_STANDARD_FORMS)
+SYMH_AMO_EXTENDED_TYPES(SYMH_AMO_DECLARE_EXTENDED_FORMS)
+SYMH_AMO_BITWISE_TYPES(SYMH_AMO_DECLARE_BITWISE_FORMS)
+#undef SYMH_AMO_DECLARE_STANDARD_FORMS
+#undef SYMH_AMO_DECLARE_EXTENDED_FORMS
+#undef SYMH_AMO_DECLARE_BITWISE_FORMS
 #undef SYMH_AMO_DECLARE_FETCH_SET_SWAP
 #undef SYMH_AMO_DECLARE_STANDARD
 #undef SYMH_AMO_DECLARE_BITWISE
@@ -169,22 +206,38 @@ SYMH_AMO_BITWISE_TYPES(SYMH_AMO_DECLARE_BITWISE)
 /* The non-blocking fetching atomics: the old value lands in the local `fetch` (any memory) by
  * the next symh_quiet. symheap completes them in the call, so `fetch` holds it on return already
  * (docs/rma.md "Non-blocking atomics"); a failed one writes nothing to `fetch`. */
-#define SYMH_AMO_DECLARE_FETCH_SWAP_NBI(NAME, TYPE)                                        \
-    SYMH_API void symh_##NAME##_atomic_fetch_nbi(TYPE *fetch, const TYPE *source, int pe); \
-    SYMH_API void symh_##NAME##_atomic_swap_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);
-#define SYMH_AMO_DECLARE_STANDARD_NBI(NAME, TYPE)                                           \
-    SYMH_AMO_DECLARE_FETCH_SWAP_NBI(NAME, TYPE)                                             \
-    SYMH_API void symh_##NAME##_atomic_compare_swap_nbi(TYPE *fetch, TYPE *dest, TYPE cond, \
-                                                        TYPE value, int pe);                \
-    SYMH_API void symh_##NAME##_atomic_fetch_inc_nbi(TYPE *fetch, TYPE *dest, int pe);      \
-    SYMH_API void symh_##NAME##_atomic_fetch_add_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);
-#define SYMH_AMO_DECLARE_BITWISE_NBI(NAME, TYPE)                                                   \
-    SYMH_API void symh_##NAME##_atomic_fetch_and_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe); \
-    SYMH_API void symh_##NAME##_atomic_fetch_or_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);  \
-    SYMH_API void symh_##NAME##_atomic_fetch_xor_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);
-SYMH_AMO_STANDARD_TYPES(SYMH_AMO_DECLARE_STANDARD_NBI)
-SYMH_AMO_EXTENDED_TYPES(SYMH_AMO_DECLARE_FETCH_SWAP_NBI)
-SYMH_AMO_BITWISE_TYPES(SYMH_AMO_DECLARE_BITWISE_NBI)
+#define SYMH_AMO_DECLARE_FETCH_SWAP_NBI(P, CP, NAME, TYPE)                                        \
+    SYMH_API void P##_##NAME##_atomic_fetch_nbi(SYMH_UNPAREN_ CP TYPE *fetch, const TYPE *source, \
+                                                int pe);                                          \
+    SYMH_API void P##_##NAME##_atomic_swap_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest,          \
+                                               TYPE value, int pe);
+#define SYMH_AMO_DECLARE_STANDARD_NBI(P, CP, NAME, TYPE)                                         \
+    SYMH_AMO_DECLARE_FETCH_SWAP_NBI(P, CP, NAME, TYPE)                                           \
+    SYMH_API void P##_##NAME##_atomic_compare_swap_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest, \
+                                                       TYPE cond, TYPE value, int pe);           \
+    SYMH_API void P##_##NAME##_atomic_fetch_inc_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest,    \
+                                                    int pe);                                     \
+    SYMH_API void P##_##NAME##_atomic_fetch_add_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest,    \
+                                                    TYPE value, int pe);
+#define SYMH_AMO_DECLARE_BITWISE_NBI(P, CP, NAME, TYPE)                                       \
+    SYMH_API void P##_##NAME##_atomic_fetch_and_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest, \
+                                                    TYPE value, int pe);                      \
+    SYMH_API void P##_##NAME##_atomic_fetch_or_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest,  \
+                                                   TYPE value, int pe);                       \
+    SYMH_API void P##_##NAME##_atomic_fetch_xor_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest, \
+                                                    TYPE value, int pe);
+#define SYMH_AMO_DECLARE_STANDARD_NBI_FORMS(NAME, TYPE) \
+    SYMH_CTX_FORMS_(SYMH_AMO_DECLARE_STANDARD_NBI, NAME, TYPE)
+#define SYMH_AMO_DECLARE_EXTENDED_NBI_FORMS(NAME, TYPE) \
+    SYMH_CTX_FORMS_(SYMH_AMO_DECLARE_FETCH_SWAP_NBI, NAME, TYPE)
+#define SYMH_AMO_DECLARE_BITWISE_NBI_FORMS(NAME, TYPE) \
+    SYMH_CTX_FORMS_(SYMH_AMO_DECLARE_BITWISE_NBI, NAME, TYPE)
+SYMH_AMO_STANDARD_TYPES(SYMH_AMO_DECLARE_STANDARD_NBI_FORMS)
+SYMH_AMO_EXTENDED_TYPES(SYMH_AMO_DECLARE_EXTENDED_NBI_FORMS)
+SYMH_AMO_BITWISE_TYPES(SYMH_AMO_DECLARE_BITWISE_NBI_FORMS)
+#undef SYMH_AMO_DECLARE_STANDARD_NBI_FORMS
+#undef SYMH_AMO_DECLARE_EXTENDED_NBI_FORMS
+#undef SYMH_AMO_DECLARE_BITWISE_NBI_FORMS
 #undef SYMH_AMO_DECLARE_FETCH_SWAP_NBI
 #undef SYMH_AMO_DECLARE_STANDARD_NBI
 #undef SYMH_AMO_DECLARE_BITWISE_NBI

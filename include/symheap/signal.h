@@ -23,31 +23,40 @@ SYMH_BEGIN_C_DECLS
  * to symh_quiet, and `source` must stay untouched until then. A misuse (PE out of range, an
  * address that is not symmetric or runs past its allocation, a signal word not 8-byte aligned,
  * an unknown sig_op) logs one line, performs nothing and sets symh_last_error(). nelems 0 still
- * updates the signal. */
-SYMH_API void symh_putmem_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
-                                 uint64_t signal, int sig_op, int pe);
-SYMH_API void symh_putmem_signal_nbi(void *dest, const void *source, size_t nelems,
-                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+ * updates the signal. Each has a symh_ctx_ form, the context first (symheap/ctx.h). */
+#define SYMH_SIGNAL_MEM_DECLARE(P, CP, NAME, TYPE)                                          \
+    SYMH_API void P##_putmem_signal(SYMH_UNPAREN_ CP void *dest, const void *source,        \
+                                    size_t nelems, uint64_t *sig_addr, uint64_t signal,     \
+                                    int sig_op, int pe);                                    \
+    SYMH_API void P##_putmem_signal_nbi(SYMH_UNPAREN_ CP void *dest, const void *source,    \
+                                        size_t nelems, uint64_t *sig_addr, uint64_t signal, \
+                                        int sig_op, int pe);
+SYMH_CTX_FORMS_(SYMH_SIGNAL_MEM_DECLARE, mem, void)
+#undef SYMH_SIGNAL_MEM_DECLARE
 
-#define SYMH_SIGNAL_DECLARE(NAME, TYPE)                                                         \
-    SYMH_API void symh_##NAME##_put_signal(TYPE *dest, const TYPE *source, size_t nelems,       \
-                                           uint64_t *sig_addr, uint64_t signal, int sig_op,     \
-                                           int pe);                                             \
-    SYMH_API void symh_##NAME##_put_signal_nbi(TYPE *dest, const TYPE *source, size_t nelems,   \
-                                               uint64_t *sig_addr, uint64_t signal, int sig_op, \
-                                               int pe);
-SYMH_RMA_TYPES(SYMH_SIGNAL_DECLARE)
+#define SYMH_SIGNAL_DECLARE(P, CP, NAME, TYPE)                                                    \
+    SYMH_API void P##_##NAME##_put_signal(SYMH_UNPAREN_ CP TYPE *dest, const TYPE *source,        \
+                                          size_t nelems, uint64_t *sig_addr, uint64_t signal,     \
+                                          int sig_op, int pe);                                    \
+    SYMH_API void P##_##NAME##_put_signal_nbi(SYMH_UNPAREN_ CP TYPE *dest, const TYPE *source,    \
+                                              size_t nelems, uint64_t *sig_addr, uint64_t signal, \
+                                              int sig_op, int pe);
+#define SYMH_SIGNAL_DECLARE_FORMS(NAME, TYPE) SYMH_CTX_FORMS_(SYMH_SIGNAL_DECLARE, NAME, TYPE)
+SYMH_RMA_TYPES(SYMH_SIGNAL_DECLARE_FORMS)
+#undef SYMH_SIGNAL_DECLARE_FORMS
 #undef SYMH_SIGNAL_DECLARE
 
 /* The sized forms: nelems elements of 8, 16, 32, 64 or 128 bits. */
-#define SYMH_SIGNAL_SIZED_DECLARE(BITS)                                                        \
-    SYMH_API void symh_put##BITS##_signal(void *dest, const void *source, size_t nelems,       \
-                                          uint64_t *sig_addr, uint64_t signal, int sig_op,     \
-                                          int pe);                                             \
-    SYMH_API void symh_put##BITS##_signal_nbi(void *dest, const void *source, size_t nelems,   \
-                                              uint64_t *sig_addr, uint64_t signal, int sig_op, \
-                                              int pe);
-SYMH_RMA_SIZES(SYMH_SIGNAL_SIZED_DECLARE)
+#define SYMH_SIGNAL_SIZED_DECLARE(P, CP, BITS, UNUSED)                                           \
+    SYMH_API void P##_put##BITS##_signal(SYMH_UNPAREN_ CP void *dest, const void *source,        \
+                                         size_t nelems, uint64_t *sig_addr, uint64_t signal,     \
+                                         int sig_op, int pe);                                    \
+    SYMH_API void P##_put##BITS##_signal_nbi(SYMH_UNPAREN_ CP void *dest, const void *source,    \
+                                             size_t nelems, uint64_t *sig_addr, uint64_t signal, \
+                                             int sig_op, int pe);
+#define SYMH_SIGNAL_SIZED_DECLARE_FORMS(BITS) SYMH_CTX_FORMS_(SYMH_SIGNAL_SIZED_DECLARE, BITS, void)
+SYMH_RMA_SIZES(SYMH_SIGNAL_SIZED_DECLARE_FORMS)
+#undef SYMH_SIGNAL_SIZED_DECLARE_FORMS
 #undef SYMH_SIGNAL_SIZED_DECLARE
 
 /* The value of this PE's signal word `sig_addr` (a symmetric address of this PE); 0 and

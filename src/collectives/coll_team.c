@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <symheap/barrier.h>
+#include <symheap/ctx.h>
 #include <symheap/init.h>
 #include <symheap/rma.h>
 #include <symheap/status.h>
@@ -24,6 +25,7 @@
 #include "core/core_util.h"
 #include "core/core_wait.h"
 #include "transport/tl.h"
+#include "transport/tl_ctx.h"
 #include "transport/tl_ipc.h"
 #include "transport/tl_nic.h"
 #include "transport/tl_rma.h"
@@ -838,6 +840,20 @@ void *symh_team_ptr(symh_team_t team, const void *dest, int pe)
         return NULL;
     }
     return symh_ptr(dest, t->pes[pe]); /* sets the status, logs a misuse of dest */
+}
+
+/* A context numbered by the team (tl_ctx.h): the world's needs no translation. */
+int symh_team_create_ctx(symh_team_t team, long options, symh_ctx_t *ctx)
+{
+    struct symh_team *t;
+
+    if (ctx != NULL)
+        *ctx = SYMH_CTX_INVALID;
+    t = symh_coll_team_check(__func__, team);
+    if (t == NULL)
+        return symh_last_error();
+    return symh_tl_ctx_create(__func__, options, team, team == SYMH_TEAM_WORLD ? NULL : t->pes,
+                              t->n_pes, ctx);
 }
 
 /* ---- splits ------------------------------------------------------------------------------- */

@@ -21,6 +21,7 @@
 #include "runtime/rt_symm.h"
 #include "transport/tl_data.h"
 #include "transport/tl_ipc.h"
+#include "transport/tl_ctx.h"
 #include "transport/tl_nic.h"
 #include "transport/tl_rma.h"
 #include "transport/tl_route.h"
@@ -324,6 +325,9 @@ void symh_finalize(void)
      * NIC completes first, and the barrier keeps driving the NIC for peers still completing. */
     if (symh_tl_nic_quiet(NULL) != SYMH_OK)
         symh_warn("symh_finalize: the NIC transport's quiet failed; finalizing anyway");
+    /* Contexts the program left: each quieted and freed (a channel only sends, so peers still
+     * finishing need none of them; the barrier below keeps serving their traffic). */
+    symh_tl_ctx_fini();
     /* The world team's last call. A peer still making other collective calls sees each of them
      * fail as out of step (one line each), and this PE waits on until the peer finalizes too
      * (SYMH_HANG_TIMEOUT says so when that takes long). */

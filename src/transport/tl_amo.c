@@ -9,6 +9,7 @@
 #include <symheap/rma.h>
 
 #include "transport/tl_amo.h"
+#include "transport/tl_ctx.h"
 #include "transport/tl_rma.h"
 
 #define SYMH_TL_AMO_LOCK_FREE(NAME, TYPE)                      \
@@ -19,60 +20,71 @@ SYMH_AMO_EXTENDED_TYPES(SYMH_TL_AMO_LOCK_FREE)
 SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_LOCK_FREE)
 #undef SYMH_TL_AMO_LOCK_FREE
 
-/* The mapped address of one TYPE on `pe` into `remote`; for a PE that is not mapped, or any PE
- * while a NIC transport is active (all atomics of the job on one path), the AMO
- * `OP` goes through the ops table of its route (operands by address; the old value lands in
- * `fetched`) and the calling AMO returns `done`; a refused access returns `retval`. Sequentially
- * consistent ordering costs nothing extra on x86-64 for read-modify-write (LOCK-prefixed anyway)
- * and keeps AMOs ordered with each other, as lock idioms built on them expect. */
-#define SYMH_TL_AMO_TARGET(remote, TYPE, arg, addr, pe, retval, OP, value, cond, fetched, done) \
-    do {                                                                                        \
-        SYMH_TL_RMA_ACCESS(access_, arg, sizeof(TYPE), _Alignof(TYPE), SYMH_TL_RMA_BLOCKING);   \
-        char *mapped_;                                                                          \
-                                                                                                \
-        SYMH_TL_RMA_CHECK_UP(retval);                                                           \
-        if (!symh_tl_rma_target(&access_, addr, 1, pe, &mapped_))                               \
-            return retval;                                                                      \
-        if (mapped_ == NULL || symh_tl_rma.amo_ops != NULL) {                                   \
-            const symh_tl_ops_t *ops_ =                                                         \
-                symh_tl_rma.amo_ops != NULL ? symh_tl_rma.amo_ops : symh_tl_ops_of(pe);         \
-            symh_log_context_t ctx_;                                                            \
-                                                                                                \
-            symh_tl_rma_ops_begin(&ctx_, __func__, pe);                                         \
-            symh_tl_rma_ops_done(                                                               \
-                &ctx_, ops_,                                                                    \
-                ops_->amo(NULL, OP, (void *)(addr), sizeof(TYPE), value, cond, fetched, pe));   \
-            return done;                                                                        \
-        }                                                                                       \
-        remote = (TYPE *)mapped_;                                                               \
+/* The mapped address of one TYPE on `pe` (of context C's numbering) into `remote`; for a PE that
+ * is not mapped, or any PE while a NIC transport is active (all atomics of the job on one path),
+ * the AMO `OP` goes through the ops table of its route on the context's channel (operands by
+ * address; the old value lands in `fetched`) and the calling AMO returns `done`; a refused access
+ * returns `retval`. Sequentially consistent ordering costs nothing extra on x86-64 for
+ * read-modify-write (LOCK-prefixed anyway) and keeps AMOs ordered with each other, as lock idioms
+ * built on them expect. */
+#define SYMH_TL_AMO_TARGET(remote, C, TYPE, arg, addr, pe, retval, OP, value, cond, fetched, done) \
+    do {                                                                                           \
+        SYMH_TL_RMA_ACCESS(access_, arg, sizeof(TYPE), _Alignof(TYPE), SYMH_TL_RMA_BLOCKING);      \
+        symh_tl_chan_t *chan_;                                                                     \
+        char *mapped_;                                                                             \
+                                                                                                   \
+        SYMH_TL_RMA_CHECK_UP(retval);                                                              \
+        if (!symh_tl_ctx_enter(__func__, C, &pe, &chan_))                                          \
+            return retval;                                                                         \
+        if (!symh_tl_rma_target(&access_, addr, 1, pe, &mapped_))                                  \
+            return retval;                                                                         \
+        if (mapped_ == NULL || symh_tl_rma.amo_ops != NULL) {                                      \
+            const symh_tl_ops_t *ops_ =                                                            \
+                symh_tl_rma.amo_ops != NULL ? symh_tl_rma.amo_ops : symh_tl_ops_of(pe);            \
+            symh_log_context_t log_;                                                               \
+                                                                                                   \
+            symh_tl_rma_ops_begin(&log_, __func__, pe);                                            \
+            symh_tl_rma_ops_done(                                                                  \
+                &log_, ops_,                                                                       \
+                ops_->amo(chan_, OP, (void *)(addr), sizeof(TYPE), value, cond, fetched, pe));     \
+            return done;                                                                           \
+        }                                                                                          \
+        remote = (TYPE *)mapped_;                                                                  \
     } while (0)
 
+/* Each atomic is defined twice from one X-macro, DEFINE(P, CP, C, NAME, TYPE): the plain form (P
+ * symh, CP (), C the constant SYMH_CTX_DEFAULT) and the context form (P symh_ctx, CP (symh_ctx_t
+ * ctx,), C ctx), as symheap/rma.h declares them. */
+#define SYMH_TL_AMO_FORMS(DEFINE, NAME, TYPE)      \
+    DEFINE(symh, (), SYMH_CTX_DEFAULT, NAME, TYPE) \
+    DEFINE(symh_ctx, (symh_ctx_t ctx, ), ctx, NAME, TYPE)
+
 /* fetch, set, swap: the generic builtins, which take float and double as well. */
-#define SYMH_TL_AMO_FETCH_SET_SWAP(NAME, TYPE)                                                   \
-    TYPE symh_##NAME##_atomic_fetch(const TYPE *source, int pe)                                  \
+#define SYMH_TL_AMO_FETCH_SET_SWAP(P, CP, C, NAME, TYPE)                                         \
+    TYPE P##_##NAME##_atomic_fetch(SYMH_UNPAREN_ CP const TYPE *source, int pe)                  \
     {                                                                                            \
         TYPE *remote, result = 0;                                                                \
                                                                                                  \
-        SYMH_TL_AMO_TARGET(remote, TYPE, "source", source, pe, 0, SYMH_TL_AMO_FETCH, NULL, NULL, \
-                           &result, result);                                                     \
+        SYMH_TL_AMO_TARGET(remote, C, TYPE, "source", source, pe, 0, SYMH_TL_AMO_FETCH, NULL,    \
+                           NULL, &result, result);                                               \
         __atomic_load(remote, &result, __ATOMIC_SEQ_CST);                                        \
         symh_status_set(SYMH_OK);                                                                \
         return result;                                                                           \
     }                                                                                            \
-    void symh_##NAME##_atomic_set(TYPE *dest, TYPE value, int pe)                                \
+    void P##_##NAME##_atomic_set(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe)                \
     {                                                                                            \
         TYPE *remote;                                                                            \
                                                                                                  \
-        SYMH_TL_AMO_TARGET(remote, TYPE, "dest", dest, pe, , SYMH_TL_AMO_SET, &value, NULL,      \
+        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, , SYMH_TL_AMO_SET, &value, NULL,   \
                            NULL, );                                                              \
         __atomic_store(remote, &value, __ATOMIC_SEQ_CST);                                        \
         symh_status_set(SYMH_OK);                                                                \
     }                                                                                            \
-    TYPE symh_##NAME##_atomic_swap(TYPE *dest, TYPE value, int pe)                               \
+    TYPE P##_##NAME##_atomic_swap(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe)               \
     {                                                                                            \
         TYPE *remote, result = 0;                                                                \
                                                                                                  \
-        SYMH_TL_AMO_TARGET(remote, TYPE, "dest", dest, pe, 0, SYMH_TL_AMO_SWAP, &value, NULL,    \
+        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, 0, SYMH_TL_AMO_SWAP, &value, NULL, \
                            &result, result);                                                     \
         __atomic_exchange(remote, &value, &result, __ATOMIC_SEQ_CST);                            \
         symh_status_set(SYMH_OK);                                                                \
@@ -80,34 +92,35 @@ SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_LOCK_FREE)
     }
 
 /* One read-modify-write returning the old value (FETCH) or nothing. */
-#define SYMH_TL_AMO_RMW(NAME, TYPE, OP, BUILTIN, OPCODE)                                     \
-    TYPE symh_##NAME##_atomic_fetch_##OP(TYPE *dest, TYPE value, int pe)                     \
-    {                                                                                        \
-        TYPE *remote, result = 0;                                                            \
-                                                                                             \
-        SYMH_TL_AMO_TARGET(remote, TYPE, "dest", dest, pe, 0, OPCODE, &value, NULL, &result, \
-                           result);                                                          \
-        result = BUILTIN(remote, value, __ATOMIC_SEQ_CST);                                   \
-        symh_status_set(SYMH_OK);                                                            \
-        return result;                                                                       \
-    }                                                                                        \
-    void symh_##NAME##_atomic_##OP(TYPE *dest, TYPE value, int pe)                           \
-    {                                                                                        \
-        TYPE *remote;                                                                        \
-                                                                                             \
-        SYMH_TL_AMO_TARGET(remote, TYPE, "dest", dest, pe, , OPCODE, &value, NULL, NULL, );  \
-        (void)BUILTIN(remote, value, __ATOMIC_SEQ_CST);                                      \
-        symh_status_set(SYMH_OK);                                                            \
+#define SYMH_TL_AMO_RMW(P, CP, C, NAME, TYPE, OP, BUILTIN, OPCODE)                              \
+    TYPE P##_##NAME##_atomic_fetch_##OP(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe)        \
+    {                                                                                           \
+        TYPE *remote, result = 0;                                                               \
+                                                                                                \
+        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, 0, OPCODE, &value, NULL, &result, \
+                           result);                                                             \
+        result = BUILTIN(remote, value, __ATOMIC_SEQ_CST);                                      \
+        symh_status_set(SYMH_OK);                                                               \
+        return result;                                                                          \
+    }                                                                                           \
+    void P##_##NAME##_atomic_##OP(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe)              \
+    {                                                                                           \
+        TYPE *remote;                                                                           \
+                                                                                                \
+        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, , OPCODE, &value, NULL, NULL, );  \
+        (void)BUILTIN(remote, value, __ATOMIC_SEQ_CST);                                         \
+        symh_status_set(SYMH_OK);                                                               \
     }
 
-#define SYMH_TL_AMO_STANDARD(NAME, TYPE)                                                           \
-    SYMH_TL_AMO_FETCH_SET_SWAP(NAME, TYPE)                                                         \
-    SYMH_TL_AMO_RMW(NAME, TYPE, add, __atomic_fetch_add, SYMH_TL_AMO_ADD)                          \
-    TYPE symh_##NAME##_atomic_compare_swap(TYPE *dest, TYPE cond, TYPE value, int pe)              \
+#define SYMH_TL_AMO_STANDARD(P, CP, C, NAME, TYPE)                                                 \
+    SYMH_TL_AMO_FETCH_SET_SWAP(P, CP, C, NAME, TYPE)                                               \
+    SYMH_TL_AMO_RMW(P, CP, C, NAME, TYPE, add, __atomic_fetch_add, SYMH_TL_AMO_ADD)                \
+    TYPE P##_##NAME##_atomic_compare_swap(SYMH_UNPAREN_ CP TYPE *dest, TYPE cond, TYPE value,      \
+                                          int pe)                                                  \
     {                                                                                              \
         TYPE *remote, result = 0;                                                                  \
                                                                                                    \
-        SYMH_TL_AMO_TARGET(remote, TYPE, "dest", dest, pe, 0, SYMH_TL_AMO_CSWAP, &value, &cond,    \
+        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, 0, SYMH_TL_AMO_CSWAP, &value, &cond, \
                            &result, result);                                                       \
         /* On failure the builtin writes the value it found into `cond`; on success that is        \
          * `cond` itself: either way `cond` ends up holding the old value. */                      \
@@ -115,41 +128,46 @@ SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_LOCK_FREE)
         symh_status_set(SYMH_OK);                                                                  \
         return cond;                                                                               \
     }                                                                                              \
-    TYPE symh_##NAME##_atomic_fetch_inc(TYPE *dest, int pe)                                        \
+    TYPE P##_##NAME##_atomic_fetch_inc(SYMH_UNPAREN_ CP TYPE *dest, int pe)                        \
     {                                                                                              \
         TYPE *remote, result = 0, one = 1;                                                         \
                                                                                                    \
-        SYMH_TL_AMO_TARGET(remote, TYPE, "dest", dest, pe, 0, SYMH_TL_AMO_ADD, &one, NULL,         \
+        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, 0, SYMH_TL_AMO_ADD, &one, NULL,      \
                            &result, result);                                                       \
         result = __atomic_fetch_add(remote, one, __ATOMIC_SEQ_CST);                                \
         symh_status_set(SYMH_OK);                                                                  \
         return result;                                                                             \
     }                                                                                              \
-    void symh_##NAME##_atomic_inc(TYPE *dest, int pe)                                              \
+    void P##_##NAME##_atomic_inc(SYMH_UNPAREN_ CP TYPE *dest, int pe)                              \
     {                                                                                              \
         TYPE *remote, one = 1;                                                                     \
                                                                                                    \
-        SYMH_TL_AMO_TARGET(remote, TYPE, "dest", dest, pe, , SYMH_TL_AMO_ADD, &one, NULL, NULL, ); \
+        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, , SYMH_TL_AMO_ADD, &one, NULL,       \
+                           NULL, );                                                                \
         (void)__atomic_fetch_add(remote, one, __ATOMIC_SEQ_CST);                                   \
         symh_status_set(SYMH_OK);                                                                  \
     }
 
-#define SYMH_TL_AMO_BITWISE(NAME, TYPE)                                   \
-    SYMH_TL_AMO_RMW(NAME, TYPE, and, __atomic_fetch_and, SYMH_TL_AMO_AND) \
-    SYMH_TL_AMO_RMW(NAME, TYPE, or, __atomic_fetch_or, SYMH_TL_AMO_OR)    \
-    SYMH_TL_AMO_RMW(NAME, TYPE, xor, __atomic_fetch_xor, SYMH_TL_AMO_XOR)
+#define SYMH_TL_AMO_BITWISE(P, CP, C, NAME, TYPE)                                   \
+    SYMH_TL_AMO_RMW(P, CP, C, NAME, TYPE, and, __atomic_fetch_and, SYMH_TL_AMO_AND) \
+    SYMH_TL_AMO_RMW(P, CP, C, NAME, TYPE, or, __atomic_fetch_or, SYMH_TL_AMO_OR)    \
+    SYMH_TL_AMO_RMW(P, CP, C, NAME, TYPE, xor, __atomic_fetch_xor, SYMH_TL_AMO_XOR)
 
-SYMH_AMO_STANDARD_TYPES(SYMH_TL_AMO_STANDARD)
-SYMH_AMO_EXTENDED_TYPES(SYMH_TL_AMO_FETCH_SET_SWAP)
-SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_BITWISE)
+#define SYMH_TL_AMO_STANDARD_FORMS(NAME, TYPE) SYMH_TL_AMO_FORMS(SYMH_TL_AMO_STANDARD, NAME, TYPE)
+#define SYMH_TL_AMO_EXTENDED_FORMS(NAME, TYPE) \
+    SYMH_TL_AMO_FORMS(SYMH_TL_AMO_FETCH_SET_SWAP, NAME, TYPE)
+#define SYMH_TL_AMO_BITWISE_FORMS(NAME, TYPE) SYMH_TL_AMO_FORMS(SYMH_TL_AMO_BITWISE, NAME, TYPE)
+SYMH_AMO_STANDARD_TYPES(SYMH_TL_AMO_STANDARD_FORMS)
+SYMH_AMO_EXTENDED_TYPES(SYMH_TL_AMO_EXTENDED_FORMS)
+SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_BITWISE_FORMS)
 
 /* ---- one word, out of line (tl_amo.h) ---------------------------------------------------- */
 
-int symh_tl_amo_word(const symh_tl_rma_access_t *access, symh_tl_amo_op_t op, void *addr,
-                     const void *value, const void *cond, void *fetched, int pe)
+int symh_tl_amo_word(const symh_tl_rma_access_t *access, symh_tl_chan_t *chan, symh_tl_amo_op_t op,
+                     void *addr, const void *value, const void *cond, void *fetched, int pe)
 {
     const symh_tl_ops_t *ops;
-    symh_log_context_t ctx;
+    symh_log_context_t log;
     char *mapped;
     int status;
 
@@ -161,9 +179,9 @@ int symh_tl_amo_word(const symh_tl_rma_access_t *access, symh_tl_amo_op_t op, vo
     ops = symh_tl_rma.amo_ops != NULL ? symh_tl_rma.amo_ops
           : mapped != NULL            ? &symh_tl_ipc_ops
                                       : symh_tl_ops_of(pe);
-    symh_tl_rma_ops_begin(&ctx, access->func, pe);
-    status = ops->amo(NULL, op, addr, access->elem_size, value, cond, fetched, pe);
-    symh_tl_rma_ops_done(&ctx, ops, status);
+    symh_tl_rma_ops_begin(&log, access->func, pe);
+    status = ops->amo(chan, op, addr, access->elem_size, value, cond, fetched, pe);
+    symh_tl_rma_ops_done(&log, ops, status);
     return status;
 }
 
@@ -171,10 +189,14 @@ int symh_tl_amo_word(const symh_tl_rma_access_t *access, symh_tl_amo_op_t op, vo
  * Each completes in the call (the old value is in *fetch on return), which the specification
  * allows: completion by the next quiet is the latest, not the only, point. */
 
-/* Whether a non-blocking fetching atomic may go on: symheap is up and `fetch` is not NULL. */
-static int symh_tl_amo_nbi_ok(const char *func, const void *fetch)
+/* Whether a non-blocking fetching atomic may go on: symheap is up, `fetch` is not NULL and the
+ * context is valid (its channel into *chan, *pe into the world's numbering). */
+static int symh_tl_amo_nbi_ok(const char *func, symh_ctx_t ctx, const void *fetch, int *pe,
+                              symh_tl_chan_t **chan)
 {
     SYMH_TL_RMA_CHECK_UP_IN(func, 0);
+    if (!symh_tl_ctx_enter(func, ctx, pe, chan))
+        return 0;
     if (__builtin_expect(fetch != NULL, 1))
         return 1;
     symh_error("%s: fetch is NULL", func);
@@ -182,44 +204,57 @@ static int symh_tl_amo_nbi_ok(const char *func, const void *fetch)
     return 0;
 }
 
-#define SYMH_TL_AMO_NBI(NAME, TYPE, OP, arg, addr, OPCODE, value, cond)                      \
-    {                                                                                        \
-        SYMH_TL_RMA_ACCESS(access, arg, sizeof(TYPE), _Alignof(TYPE), SYMH_TL_RMA_BLOCKING); \
-                                                                                             \
-        if (symh_tl_amo_nbi_ok(__func__, fetch))                                             \
-            (void)symh_tl_amo_word(&access, OPCODE, (void *)(addr), value, cond, fetch, pe); \
+#define SYMH_TL_AMO_NBI(C, TYPE, arg, addr, OPCODE, value, cond)                                   \
+    {                                                                                              \
+        SYMH_TL_RMA_ACCESS(access, arg, sizeof(TYPE), _Alignof(TYPE), SYMH_TL_RMA_BLOCKING);       \
+        symh_tl_chan_t *chan;                                                                      \
+                                                                                                   \
+        if (symh_tl_amo_nbi_ok(__func__, C, fetch, &pe, &chan))                                    \
+            (void)symh_tl_amo_word(&access, chan, OPCODE, (void *)(addr), value, cond, fetch, pe); \
     }
 
-#define SYMH_TL_AMO_FETCH_SWAP_NBI(NAME, TYPE)                                                    \
-    void symh_##NAME##_atomic_fetch_nbi(TYPE *fetch, const TYPE *source, int pe) SYMH_TL_AMO_NBI( \
-        NAME, TYPE, fetch, "source", source, SYMH_TL_AMO_FETCH, NULL,                             \
-        NULL) void symh_##NAME##_atomic_swap_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe)     \
-        SYMH_TL_AMO_NBI(NAME, TYPE, swap, "dest", dest, SYMH_TL_AMO_SWAP, &value, NULL)
+#define SYMH_TL_AMO_FETCH_SWAP_NBI(P, CP, C, NAME, TYPE)                                         \
+    void P##_##NAME##_atomic_fetch_nbi(SYMH_UNPAREN_ CP TYPE *fetch, const TYPE *source, int pe) \
+        SYMH_TL_AMO_NBI(C, TYPE, "source", source, SYMH_TL_AMO_FETCH, NULL,                      \
+                        NULL) void P##_##NAME##_atomic_swap_nbi(SYMH_UNPAREN_ CP TYPE *fetch,    \
+                                                                TYPE *dest, TYPE value, int pe)  \
+            SYMH_TL_AMO_NBI(C, TYPE, "dest", dest, SYMH_TL_AMO_SWAP, &value, NULL)
 
-#define SYMH_TL_AMO_STANDARD_NBI(NAME, TYPE)                                                    \
-    SYMH_TL_AMO_FETCH_SWAP_NBI(NAME, TYPE)                                                      \
-    void symh_##NAME##_atomic_compare_swap_nbi(TYPE *fetch, TYPE *dest, TYPE cond, TYPE value,  \
-                                               int pe)                                          \
-        SYMH_TL_AMO_NBI(NAME, TYPE, cswap, "dest", dest, SYMH_TL_AMO_CSWAP, &value,             \
-                        &cond) void symh_##NAME##_atomic_fetch_inc_nbi(TYPE *fetch, TYPE *dest, \
-                                                                       int pe)                  \
-    {                                                                                           \
-        TYPE one = 1;                                                                           \
-        SYMH_TL_AMO_NBI(NAME, TYPE, inc, "dest", dest, SYMH_TL_AMO_ADD, &one, NULL)             \
-    }                                                                                           \
-    void symh_##NAME##_atomic_fetch_add_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe)        \
-        SYMH_TL_AMO_NBI(NAME, TYPE, add, "dest", dest, SYMH_TL_AMO_ADD, &value, NULL)
+#define SYMH_TL_AMO_STANDARD_NBI(P, CP, C, NAME, TYPE)                                             \
+    SYMH_TL_AMO_FETCH_SWAP_NBI(P, CP, C, NAME, TYPE)                                               \
+    void P##_##NAME##_atomic_compare_swap_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest, TYPE cond, \
+                                              TYPE value, int pe)                                  \
+        SYMH_TL_AMO_NBI(                                                                           \
+            C, TYPE, "dest", dest, SYMH_TL_AMO_CSWAP, &value,                                      \
+            &cond) void P##_##NAME##_atomic_fetch_inc_nbi(SYMH_UNPAREN_ CP TYPE *fetch,            \
+                                                          TYPE *dest, int pe)                      \
+    {                                                                                              \
+        TYPE one = 1;                                                                              \
+        SYMH_TL_AMO_NBI(C, TYPE, "dest", dest, SYMH_TL_AMO_ADD, &one, NULL)                        \
+    }                                                                                              \
+    void P##_##NAME##_atomic_fetch_add_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest, TYPE value,   \
+                                           int pe)                                                 \
+        SYMH_TL_AMO_NBI(C, TYPE, "dest", dest, SYMH_TL_AMO_ADD, &value, NULL)
 
-#define SYMH_TL_AMO_BITWISE_NBI(NAME, TYPE)                                                        \
-    void symh_##NAME##_atomic_fetch_and_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe)           \
-        SYMH_TL_AMO_NBI(NAME, TYPE, and, "dest", dest, SYMH_TL_AMO_AND, &value,                    \
-                        NULL) void symh_##NAME##_atomic_fetch_or_nbi(TYPE *fetch, TYPE *dest,      \
-                                                                     TYPE value, int pe)           \
-            SYMH_TL_AMO_NBI(NAME, TYPE, or, "dest", dest, SYMH_TL_AMO_OR, &value,                  \
-                            NULL) void symh_##NAME##_atomic_fetch_xor_nbi(TYPE *fetch, TYPE *dest, \
-                                                                          TYPE value, int pe)      \
-                SYMH_TL_AMO_NBI(NAME, TYPE, xor, "dest", dest, SYMH_TL_AMO_XOR, &value, NULL)
+#define SYMH_TL_AMO_BITWISE_NBI(P, CP, C, NAME, TYPE)                                             \
+    void P##_##NAME##_atomic_fetch_and_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest, TYPE value,  \
+                                           int pe)                                                \
+        SYMH_TL_AMO_NBI(C, TYPE, "dest", dest, SYMH_TL_AMO_AND, &value,                           \
+                        NULL) void P##_##NAME##_atomic_fetch_or_nbi(SYMH_UNPAREN_ CP TYPE *fetch, \
+                                                                    TYPE *dest, TYPE value,       \
+                                                                    int pe)                       \
+            SYMH_TL_AMO_NBI(                                                                      \
+                C, TYPE, "dest", dest, SYMH_TL_AMO_OR, &value,                                    \
+                NULL) void P##_##NAME##_atomic_fetch_xor_nbi(SYMH_UNPAREN_ CP TYPE *fetch,        \
+                                                             TYPE *dest, TYPE value, int pe)      \
+                SYMH_TL_AMO_NBI(C, TYPE, "dest", dest, SYMH_TL_AMO_XOR, &value, NULL)
 
-SYMH_AMO_STANDARD_TYPES(SYMH_TL_AMO_STANDARD_NBI)
-SYMH_AMO_EXTENDED_TYPES(SYMH_TL_AMO_FETCH_SWAP_NBI)
-SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_BITWISE_NBI)
+#define SYMH_TL_AMO_STANDARD_NBI_FORMS(NAME, TYPE) \
+    SYMH_TL_AMO_FORMS(SYMH_TL_AMO_STANDARD_NBI, NAME, TYPE)
+#define SYMH_TL_AMO_EXTENDED_NBI_FORMS(NAME, TYPE) \
+    SYMH_TL_AMO_FORMS(SYMH_TL_AMO_FETCH_SWAP_NBI, NAME, TYPE)
+#define SYMH_TL_AMO_BITWISE_NBI_FORMS(NAME, TYPE) \
+    SYMH_TL_AMO_FORMS(SYMH_TL_AMO_BITWISE_NBI, NAME, TYPE)
+SYMH_AMO_STANDARD_TYPES(SYMH_TL_AMO_STANDARD_NBI_FORMS)
+SYMH_AMO_EXTENDED_TYPES(SYMH_TL_AMO_EXTENDED_NBI_FORMS)
+SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_BITWISE_NBI_FORMS)

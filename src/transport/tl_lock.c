@@ -56,7 +56,7 @@ static int symh_tl_lock_open(symh_tl_lock_t *l, const char *func, long *lock)
 static int symh_tl_lock_amo(symh_tl_lock_t *l, symh_tl_amo_op_t op, uint64_t value,
                             const uint64_t *cond, uint64_t *fetched, int pe)
 {
-    return symh_tl_amo_word(&l->access, op, l->word, &value, cond, fetched, pe);
+    return symh_tl_amo_word(&l->access, NULL, op, l->word, &value, cond, fetched, pe);
 }
 
 /* This PE's word, as the atomics of the job's route left it. */

@@ -11,6 +11,7 @@
 #include <symheap/rma.h>
 
 #include "bootstrap/boot.h"
+#include "transport/tl_ctx.h"
 #include "transport/tl_data.h"
 #include "transport/tl_ipc.h"
 #include "transport/tl_nic.h"
@@ -190,8 +191,8 @@ static int symh_tl_rma_local_ok(const char *func, const symh_tl_ops_t *ops, cons
     return status;
 }
 
-void symh_tl_rma_ops_xfer(const symh_tl_rma_access_t *access, void *dest, const void *source,
-                          size_t bytes, int pe)
+void symh_tl_rma_ops_xfer(const symh_tl_rma_access_t *access, symh_tl_chan_t *chan, void *dest,
+                          const void *source, size_t bytes, int pe)
 {
     const symh_tl_ops_t *ops = symh_tl_ops_of(pe);
     int flags = access->flags, is_put = flags & SYMH_TL_RMA_PUT, status;
@@ -202,11 +203,11 @@ void symh_tl_rma_ops_xfer(const symh_tl_rma_access_t *access, void *dest, const 
         return;
     symh_tl_rma_ops_begin(&ctx, access->func, pe);
     if (flags & SYMH_TL_RMA_NBI)
-        status = is_put ? ops->put_nbi(NULL, dest, source, bytes, pe)
-                        : ops->get_nbi(NULL, dest, source, bytes, pe);
+        status = is_put ? ops->put_nbi(chan, dest, source, bytes, pe)
+                        : ops->get_nbi(chan, dest, source, bytes, pe);
     else
-        status = is_put ? ops->put(NULL, dest, source, bytes, pe)
-                        : ops->get(NULL, dest, source, bytes, pe);
+        status = is_put ? ops->put(chan, dest, source, bytes, pe)
+                        : ops->get(chan, dest, source, bytes, pe);
     symh_tl_rma_ops_done(&ctx, ops, status);
 }
 
@@ -223,13 +224,16 @@ static int symh_tl_rma_null_local(const char *func, const char *arg, const void 
 /* A contiguous transfer (put: the symmetric side is dest; get: source); always inlined so that
  * the typed wrappers' constant access folds into one bounds check and one copy. */
 static inline __attribute__((always_inline)) void
-symh_tl_rma_xfer(const symh_tl_rma_access_t *access, void *dest, const void *source, size_t nelems,
-                 int pe)
+symh_tl_rma_xfer(const symh_tl_rma_access_t *access, symh_ctx_t ctx, void *dest, const void *source,
+                 size_t nelems, int pe)
 {
     int is_put = access->flags & SYMH_TL_RMA_PUT;
+    symh_tl_chan_t *chan;
     char *mapped;
 
     SYMH_TL_RMA_CHECK_UP_IN(access->func, );
+    if (!symh_tl_ctx_enter(access->func, ctx, &pe, &chan))
+        return;
     if (nelems == 0) {
         symh_status_set(SYMH_OK);
         return;
@@ -239,7 +243,7 @@ symh_tl_rma_xfer(const symh_tl_rma_access_t *access, void *dest, const void *sou
     if (!symh_tl_rma_target(access, is_put ? (const void *)dest : source, nelems, pe, &mapped))
         return;
     if (mapped == NULL) {
-        symh_tl_rma_ops_xfer(access, dest, source, nelems * access->elem_size, pe);
+        symh_tl_rma_ops_xfer(access, chan, dest, source, nelems * access->elem_size, pe);
         return;
     }
     symh_status_set(is_put ? symh_tl_ipc_copy(mapped, source, nelems * access->elem_size)
@@ -268,19 +272,22 @@ static int symh_tl_rma_bad_strides(const char *func, ptrdiff_t dst, ptrdiff_t ss
  * the whole span, then one element copy per stride; always inlined so that the element size is a
  * constant and each copy one load and one store. */
 static inline __attribute__((always_inline)) void
-symh_tl_rma_strided(const symh_tl_rma_access_t *access, void *dest, const void *source,
-                    ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe)
+symh_tl_rma_strided(const symh_tl_rma_access_t *access, symh_ctx_t ctx, void *dest,
+                    const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe)
 {
     const char *func = access->func;
     int is_put = access->flags & SYMH_TL_RMA_PUT, status = SYMH_OK;
     const void *sym = is_put ? (const void *)dest : source;
     size_t size = access->elem_size, i;
     const symh_tl_ops_t *ops;
-    symh_log_context_t ctx;
+    symh_log_context_t log;
+    symh_tl_chan_t *chan;
     char *mapped, *d;
     const char *s;
 
     SYMH_TL_RMA_CHECK_UP_IN(func, );
+    if (!symh_tl_ctx_enter(func, ctx, &pe, &chan))
+        return;
     if (nelems == 0) {
         symh_status_set(SYMH_OK);
         return;
@@ -302,131 +309,146 @@ symh_tl_rma_strided(const symh_tl_rma_access_t *access, void *dest, const void *
     if (symh_tl_rma_local_ok(func, ops, is_put ? source : dest,
                              symh_tl_rma_span(nelems, is_put ? sst : dst) * size) != SYMH_OK)
         return;
-    symh_tl_rma_ops_begin(&ctx, func, pe);
+    symh_tl_rma_ops_begin(&log, func, pe);
     for (i = 0; i < nelems && status == SYMH_OK; ++i) {
         d = (char *)dest + i * (size_t)dst * size;
         s = (const char *)source + i * (size_t)sst * size;
-        status = is_put ? ops->put(NULL, d, s, size, pe) : ops->get(NULL, d, s, size, pe);
+        status = is_put ? ops->put(chan, d, s, size, pe) : ops->get(chan, d, s, size, pe);
     }
-    symh_tl_rma_ops_done(&ctx, ops, status);
+    symh_tl_rma_ops_done(&log, ops, status);
 }
 
-void symh_putmem(void *dest, const void *source, size_t nelems, int pe)
-{
-    SYMH_TL_RMA_ACCESS(access, "dest", 1, 1, SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING);
-    symh_tl_rma_xfer(&access, dest, source, nelems, pe);
-}
+/* Each entry point is defined twice from one X-macro, DEFINE(P, CP, C, NAME, TYPE): the plain form
+ * (P symh, CP (), C the constant SYMH_CTX_DEFAULT, which folds away) and the context form (P
+ * symh_ctx, CP (symh_ctx_t ctx,), C ctx), as symheap/rma.h declares them. */
+#define SYMH_TL_RMA_FORMS(DEFINE, NAME, TYPE)      \
+    DEFINE(symh, (), SYMH_CTX_DEFAULT, NAME, TYPE) \
+    DEFINE(symh_ctx, (symh_ctx_t ctx, ), ctx, NAME, TYPE)
 
-void symh_getmem(void *dest, const void *source, size_t nelems, int pe)
-{
-    SYMH_TL_RMA_ACCESS(access, "source", 1, 1, SYMH_TL_RMA_BLOCKING);
-    symh_tl_rma_xfer(&access, dest, source, nelems, pe);
-}
-
-/* Load/store completes in the call; a NIC transport may leave the transfer to quiet. */
-void symh_putmem_nbi(void *dest, const void *source, size_t nelems, int pe)
-{
-    SYMH_TL_RMA_ACCESS(access, "dest", 1, 1, SYMH_TL_RMA_PUT | SYMH_TL_RMA_NBI);
-    symh_tl_rma_xfer(&access, dest, source, nelems, pe);
-}
-
-void symh_getmem_nbi(void *dest, const void *source, size_t nelems, int pe)
-{
-    SYMH_TL_RMA_ACCESS(access, "source", 1, 1, SYMH_TL_RMA_NBI);
-    symh_tl_rma_xfer(&access, dest, source, nelems, pe);
-}
+/* Load/store completes in the call; a NIC transport may leave the _nbi forms to quiet. */
+#define SYMH_TL_RMA_MEM_DEFINE(P, CP, C, NAME, TYPE)                                            \
+    void P##_putmem(SYMH_UNPAREN_ CP void *dest, const void *source, size_t nelems, int pe)     \
+    {                                                                                           \
+        SYMH_TL_RMA_ACCESS(access, "dest", 1, 1, SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING);       \
+        symh_tl_rma_xfer(&access, C, dest, source, nelems, pe);                                 \
+    }                                                                                           \
+    void P##_getmem(SYMH_UNPAREN_ CP void *dest, const void *source, size_t nelems, int pe)     \
+    {                                                                                           \
+        SYMH_TL_RMA_ACCESS(access, "source", 1, 1, SYMH_TL_RMA_BLOCKING);                       \
+        symh_tl_rma_xfer(&access, C, dest, source, nelems, pe);                                 \
+    }                                                                                           \
+    void P##_putmem_nbi(SYMH_UNPAREN_ CP void *dest, const void *source, size_t nelems, int pe) \
+    {                                                                                           \
+        SYMH_TL_RMA_ACCESS(access, "dest", 1, 1, SYMH_TL_RMA_PUT | SYMH_TL_RMA_NBI);            \
+        symh_tl_rma_xfer(&access, C, dest, source, nelems, pe);                                 \
+    }                                                                                           \
+    void P##_getmem_nbi(SYMH_UNPAREN_ CP void *dest, const void *source, size_t nelems, int pe) \
+    {                                                                                           \
+        SYMH_TL_RMA_ACCESS(access, "source", 1, 1, SYMH_TL_RMA_NBI);                            \
+        symh_tl_rma_xfer(&access, C, dest, source, nelems, pe);                                 \
+    }
+SYMH_TL_RMA_FORMS(SYMH_TL_RMA_MEM_DEFINE, mem, void)
+#undef SYMH_TL_RMA_MEM_DEFINE
 
 /* The access of a typed entry point: TYPE's size and alignment. */
 #define SYMH_TL_RMA_TYPED(arg, TYPE, flags) \
     SYMH_TL_RMA_ACCESS(access, arg, sizeof(TYPE), _Alignof(TYPE), flags)
 
-#define SYMH_TL_RMA_DEFINE(NAME, TYPE)                                                    \
-    void symh_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe)         \
-    {                                                                                     \
-        SYMH_TL_RMA_TYPED("dest", TYPE, SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING);          \
-        symh_tl_rma_xfer(&access, dest, source, nelems, pe);                              \
-    }                                                                                     \
-    void symh_##NAME##_get(TYPE *dest, const TYPE *source, size_t nelems, int pe)         \
-    {                                                                                     \
-        SYMH_TL_RMA_TYPED("source", TYPE, SYMH_TL_RMA_BLOCKING);                          \
-        symh_tl_rma_xfer(&access, dest, source, nelems, pe);                              \
-    }                                                                                     \
-    void symh_##NAME##_put_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)     \
-    {                                                                                     \
-        SYMH_TL_RMA_TYPED("dest", TYPE, SYMH_TL_RMA_PUT | SYMH_TL_RMA_NBI);               \
-        symh_tl_rma_xfer(&access, dest, source, nelems, pe);                              \
-    }                                                                                     \
-    void symh_##NAME##_get_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)     \
-    {                                                                                     \
-        SYMH_TL_RMA_TYPED("source", TYPE, SYMH_TL_RMA_NBI);                               \
-        symh_tl_rma_xfer(&access, dest, source, nelems, pe);                              \
-    }                                                                                     \
-    void symh_##NAME##_p(TYPE *dest, TYPE value, int pe)                                  \
-    {                                                                                     \
-        SYMH_TL_RMA_TYPED("dest", TYPE, SYMH_TL_RMA_PUT | SYMH_TL_RMA_OWN_LOCAL);         \
-        symh_tl_rma_xfer(&access, dest, &value, 1, pe);                                   \
-    }                                                                                     \
-    TYPE symh_##NAME##_g(const TYPE *source, int pe)                                      \
-    {                                                                                     \
-        SYMH_TL_RMA_TYPED("source", TYPE, SYMH_TL_RMA_OWN_LOCAL);                         \
-        TYPE value = 0;                                                                   \
-                                                                                          \
-        symh_tl_rma_xfer(&access, &value, source, 1, pe);                                 \
-        return value;                                                                     \
-    }                                                                                     \
-    void symh_##NAME##_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, \
-                            size_t nelems, int pe)                                        \
-    {                                                                                     \
-        SYMH_TL_RMA_TYPED("dest", TYPE, SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING);          \
-        symh_tl_rma_strided(&access, dest, source, dst, sst, nelems, pe);                 \
-    }                                                                                     \
-    void symh_##NAME##_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, \
-                            size_t nelems, int pe)                                        \
-    {                                                                                     \
-        SYMH_TL_RMA_TYPED("source", TYPE, SYMH_TL_RMA_BLOCKING);                          \
-        symh_tl_rma_strided(&access, dest, source, dst, sst, nelems, pe);                 \
+#define SYMH_TL_RMA_DEFINE(P, CP, C, NAME, TYPE)                                                  \
+    void P##_##NAME##_put(SYMH_UNPAREN_ CP TYPE *dest, const TYPE *source, size_t nelems, int pe) \
+    {                                                                                             \
+        SYMH_TL_RMA_TYPED("dest", TYPE, SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING);                  \
+        symh_tl_rma_xfer(&access, C, dest, source, nelems, pe);                                   \
+    }                                                                                             \
+    void P##_##NAME##_get(SYMH_UNPAREN_ CP TYPE *dest, const TYPE *source, size_t nelems, int pe) \
+    {                                                                                             \
+        SYMH_TL_RMA_TYPED("source", TYPE, SYMH_TL_RMA_BLOCKING);                                  \
+        symh_tl_rma_xfer(&access, C, dest, source, nelems, pe);                                   \
+    }                                                                                             \
+    void P##_##NAME##_put_nbi(SYMH_UNPAREN_ CP TYPE *dest, const TYPE *source, size_t nelems,     \
+                              int pe)                                                             \
+    {                                                                                             \
+        SYMH_TL_RMA_TYPED("dest", TYPE, SYMH_TL_RMA_PUT | SYMH_TL_RMA_NBI);                       \
+        symh_tl_rma_xfer(&access, C, dest, source, nelems, pe);                                   \
+    }                                                                                             \
+    void P##_##NAME##_get_nbi(SYMH_UNPAREN_ CP TYPE *dest, const TYPE *source, size_t nelems,     \
+                              int pe)                                                             \
+    {                                                                                             \
+        SYMH_TL_RMA_TYPED("source", TYPE, SYMH_TL_RMA_NBI);                                       \
+        symh_tl_rma_xfer(&access, C, dest, source, nelems, pe);                                   \
+    }                                                                                             \
+    void P##_##NAME##_p(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe)                          \
+    {                                                                                             \
+        SYMH_TL_RMA_TYPED("dest", TYPE, SYMH_TL_RMA_PUT | SYMH_TL_RMA_OWN_LOCAL);                 \
+        symh_tl_rma_xfer(&access, C, dest, &value, 1, pe);                                        \
+    }                                                                                             \
+    TYPE P##_##NAME##_g(SYMH_UNPAREN_ CP const TYPE *source, int pe)                              \
+    {                                                                                             \
+        SYMH_TL_RMA_TYPED("source", TYPE, SYMH_TL_RMA_OWN_LOCAL);                                 \
+        TYPE value = 0;                                                                           \
+                                                                                                  \
+        symh_tl_rma_xfer(&access, C, &value, source, 1, pe);                                      \
+        return value;                                                                             \
+    }                                                                                             \
+    void P##_##NAME##_iput(SYMH_UNPAREN_ CP TYPE *dest, const TYPE *source, ptrdiff_t dst,        \
+                           ptrdiff_t sst, size_t nelems, int pe)                                  \
+    {                                                                                             \
+        SYMH_TL_RMA_TYPED("dest", TYPE, SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING);                  \
+        symh_tl_rma_strided(&access, C, dest, source, dst, sst, nelems, pe);                      \
+    }                                                                                             \
+    void P##_##NAME##_iget(SYMH_UNPAREN_ CP TYPE *dest, const TYPE *source, ptrdiff_t dst,        \
+                           ptrdiff_t sst, size_t nelems, int pe)                                  \
+    {                                                                                             \
+        SYMH_TL_RMA_TYPED("source", TYPE, SYMH_TL_RMA_BLOCKING);                                  \
+        symh_tl_rma_strided(&access, C, dest, source, dst, sst, nelems, pe);                      \
     }
-SYMH_RMA_TYPES(SYMH_TL_RMA_DEFINE)
+#define SYMH_TL_RMA_DEFINE_FORMS(NAME, TYPE) SYMH_TL_RMA_FORMS(SYMH_TL_RMA_DEFINE, NAME, TYPE)
+SYMH_RMA_TYPES(SYMH_TL_RMA_DEFINE_FORMS)
+#undef SYMH_TL_RMA_DEFINE_FORMS
 #undef SYMH_TL_RMA_DEFINE
 #undef SYMH_TL_RMA_TYPED
 
 /* The sized forms: elements of BITS / 8 bytes, no alignment asked of either side. */
 #define SYMH_TL_RMA_SIZED(arg, BITS, flags) SYMH_TL_RMA_ACCESS(access, arg, (BITS) / 8, 1, flags)
 
-#define SYMH_TL_RMA_SIZED_DEFINE(BITS)                                                 \
-    void symh_put##BITS(void *dest, const void *source, size_t nelems, int pe)         \
-    {                                                                                  \
-        SYMH_TL_RMA_SIZED("dest", BITS, SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING);       \
-        symh_tl_rma_xfer(&access, dest, source, nelems, pe);                           \
-    }                                                                                  \
-    void symh_get##BITS(void *dest, const void *source, size_t nelems, int pe)         \
-    {                                                                                  \
-        SYMH_TL_RMA_SIZED("source", BITS, SYMH_TL_RMA_BLOCKING);                       \
-        symh_tl_rma_xfer(&access, dest, source, nelems, pe);                           \
-    }                                                                                  \
-    void symh_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe)   \
-    {                                                                                  \
-        SYMH_TL_RMA_SIZED("dest", BITS, SYMH_TL_RMA_PUT | SYMH_TL_RMA_NBI);            \
-        symh_tl_rma_xfer(&access, dest, source, nelems, pe);                           \
-    }                                                                                  \
-    void symh_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe)   \
-    {                                                                                  \
-        SYMH_TL_RMA_SIZED("source", BITS, SYMH_TL_RMA_NBI);                            \
-        symh_tl_rma_xfer(&access, dest, source, nelems, pe);                           \
-    }                                                                                  \
-    void symh_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
-                         size_t nelems, int pe)                                        \
-    {                                                                                  \
-        SYMH_TL_RMA_SIZED("dest", BITS, SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING);       \
-        symh_tl_rma_strided(&access, dest, source, dst, sst, nelems, pe);              \
-    }                                                                                  \
-    void symh_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
-                         size_t nelems, int pe)                                        \
-    {                                                                                  \
-        SYMH_TL_RMA_SIZED("source", BITS, SYMH_TL_RMA_BLOCKING);                       \
-        symh_tl_rma_strided(&access, dest, source, dst, sst, nelems, pe);              \
+#define SYMH_TL_RMA_SIZED_DEFINE(P, CP, C, BITS, UNUSED)                                       \
+    void P##_put##BITS(SYMH_UNPAREN_ CP void *dest, const void *source, size_t nelems, int pe) \
+    {                                                                                          \
+        SYMH_TL_RMA_SIZED("dest", BITS, SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING);               \
+        symh_tl_rma_xfer(&access, C, dest, source, nelems, pe);                                \
+    }                                                                                          \
+    void P##_get##BITS(SYMH_UNPAREN_ CP void *dest, const void *source, size_t nelems, int pe) \
+    {                                                                                          \
+        SYMH_TL_RMA_SIZED("source", BITS, SYMH_TL_RMA_BLOCKING);                               \
+        symh_tl_rma_xfer(&access, C, dest, source, nelems, pe);                                \
+    }                                                                                          \
+    void P##_put##BITS##_nbi(SYMH_UNPAREN_ CP void *dest, const void *source, size_t nelems,   \
+                             int pe)                                                           \
+    {                                                                                          \
+        SYMH_TL_RMA_SIZED("dest", BITS, SYMH_TL_RMA_PUT | SYMH_TL_RMA_NBI);                    \
+        symh_tl_rma_xfer(&access, C, dest, source, nelems, pe);                                \
+    }                                                                                          \
+    void P##_get##BITS##_nbi(SYMH_UNPAREN_ CP void *dest, const void *source, size_t nelems,   \
+                             int pe)                                                           \
+    {                                                                                          \
+        SYMH_TL_RMA_SIZED("source", BITS, SYMH_TL_RMA_NBI);                                    \
+        symh_tl_rma_xfer(&access, C, dest, source, nelems, pe);                                \
+    }                                                                                          \
+    void P##_iput##BITS(SYMH_UNPAREN_ CP void *dest, const void *source, ptrdiff_t dst,        \
+                        ptrdiff_t sst, size_t nelems, int pe)                                  \
+    {                                                                                          \
+        SYMH_TL_RMA_SIZED("dest", BITS, SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING);               \
+        symh_tl_rma_strided(&access, C, dest, source, dst, sst, nelems, pe);                   \
+    }                                                                                          \
+    void P##_iget##BITS(SYMH_UNPAREN_ CP void *dest, const void *source, ptrdiff_t dst,        \
+                        ptrdiff_t sst, size_t nelems, int pe)                                  \
+    {                                                                                          \
+        SYMH_TL_RMA_SIZED("source", BITS, SYMH_TL_RMA_BLOCKING);                               \
+        symh_tl_rma_strided(&access, C, dest, source, dst, sst, nelems, pe);                   \
     }
-SYMH_RMA_SIZES(SYMH_TL_RMA_SIZED_DEFINE)
+#define SYMH_TL_RMA_SIZED_DEFINE_FORMS(BITS) SYMH_TL_RMA_FORMS(SYMH_TL_RMA_SIZED_DEFINE, BITS, void)
+SYMH_RMA_SIZES(SYMH_TL_RMA_SIZED_DEFINE_FORMS)
+#undef SYMH_TL_RMA_SIZED_DEFINE_FORMS
 #undef SYMH_TL_RMA_SIZED_DEFINE
 #undef SYMH_TL_RMA_SIZED
 
@@ -438,30 +460,44 @@ SYMH_RMA_SIZES(SYMH_TL_RMA_SIZED_DEFINE)
  * earlier load/store put and AMO is visible to every PE (quiet), and therefore ordered before
  * later ones (fence). On weaker CPUs (Arm) the same fence is a full DMB ISH, which gives the
  * same. Peers reached through a NIC transport get its own fence or quiet as well. */
-void symh_fence(void)
+/* The fence or quiet of `ctx` (symh_fence, symh_quiet: the default context): the CPU fence for
+ * load/store peers, then the NIC's on the context's channel. */
+static void symh_tl_rma_order(const char *func, symh_ctx_t ctx, int quiet)
 {
+    symh_tl_chan_t *chan;
     int status;
 
-    SYMH_TL_RMA_CHECK_UP();
+    SYMH_TL_RMA_CHECK_UP_IN(func, );
+    if (!symh_tl_ctx_enter(func, ctx, NULL, &chan))
+        return;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    /* A NIC transport orders its own operations (UCX: a worker fence). */
-    status = symh_tl_nic_fence(NULL);
+    /* A NIC transport orders its own operations (UCX: a worker fence) and completes them at
+     * their targets (quiet). */
+    status = quiet ? symh_tl_nic_quiet(chan) : symh_tl_nic_fence(chan);
     if (status != SYMH_OK)
-        symh_error("symh_fence: the NIC transport's fence failed: %s", symh_status_string(status));
+        symh_error("%s: the NIC transport's %s failed: %s", func, quiet ? "quiet" : "fence",
+                   symh_status_string(status));
     symh_status_set(status);
+}
+
+void symh_fence(void)
+{
+    symh_tl_rma_order(__func__, SYMH_CTX_DEFAULT, 0);
 }
 
 void symh_quiet(void)
 {
-    int status;
+    symh_tl_rma_order(__func__, SYMH_CTX_DEFAULT, 1);
+}
 
-    SYMH_TL_RMA_CHECK_UP();
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    /* ... and completes its outstanding operations at their targets. */
-    status = symh_tl_nic_quiet(NULL);
-    if (status != SYMH_OK)
-        symh_error("symh_quiet: the NIC transport's quiet failed: %s", symh_status_string(status));
-    symh_status_set(status);
+void symh_ctx_fence(symh_ctx_t ctx)
+{
+    symh_tl_rma_order(__func__, ctx, 0);
+}
+
+void symh_ctx_quiet(symh_ctx_t ctx)
+{
+    symh_tl_rma_order(__func__, ctx, 1);
 }
 
 /* ---- pointer queries: answers, not misuse, unless the arguments are invalid --------------- */

@@ -89,10 +89,10 @@ void symh_tl_rma_ops_done(symh_log_context_t *ctx, const symh_tl_ops_t *ops, int
 
 /* A contiguous transfer of `bytes` through PE pe's ops table: checks the local buffer when the
  * route is a NIC transport (symh_tl_nic_local: GPU memory, or with SYMH_NIC_REGISTERED_ONLY=1
- * unregistered memory, refused with nothing sent; not for OWN_LOCAL), then puts or gets (the
- * _nbi slot for NBI) and records the outcome. */
-void symh_tl_rma_ops_xfer(const symh_tl_rma_access_t *access, void *dest, const void *source,
-                          size_t bytes, int pe);
+ * unregistered memory, refused with nothing sent; not for OWN_LOCAL), then puts or gets on the
+ * context's channel `chan` (the _nbi slot for NBI) and records the outcome. */
+void symh_tl_rma_ops_xfer(const symh_tl_rma_access_t *access, symh_tl_chan_t *chan, void *dest,
+                          const void *source, size_t bytes, int pe);
 
 /* Checks the symmetric range [addr, addr + nelems * elem_size) for `pe` (the heap and the
  * allocation inline, the allocation of a range longer than a granule and a symmetric region out

@@ -12,6 +12,7 @@
 #include <symheap/signal.h>
 
 #include "transport/tl_amo.h"
+#include "transport/tl_ctx.h"
 #include "transport/tl_ipc.h"
 #include "transport/tl_nic.h"
 #include "transport/tl_rma.h"
@@ -45,19 +46,22 @@ static int symh_tl_signal_in_heap(const void *dest, size_t bytes, const uint64_t
 }
 
 /* Every put-with-signal: `access` is the data's (its function names every line). */
-static void symh_tl_signal_put(const symh_tl_rma_access_t *access, void *dest, const void *source,
-                               size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
-                               int pe)
+static void symh_tl_signal_put(const symh_tl_rma_access_t *access, symh_ctx_t ctx, void *dest,
+                               const void *source, size_t nelems, uint64_t *sig_addr,
+                               uint64_t signal, int sig_op, int pe)
 {
     const symh_tl_rma_access_t sig = { access->func, "sig_addr", sizeof(uint64_t),
                                        _Alignof(uint64_t), SYMH_TL_RMA_BLOCKING };
     size_t bytes = nelems * access->elem_size;
     char *data = NULL, *word;
     const symh_tl_ops_t *ops;
-    symh_log_context_t ctx;
+    symh_log_context_t log;
+    symh_tl_chan_t *chan;
     int status;
 
     SYMH_TL_RMA_CHECK_UP_IN(access->func, );
+    if (!symh_tl_ctx_enter(access->func, ctx, &pe, &chan))
+        return;
     if (!symh_tl_signal_op_ok(access->func, sig_op))
         return;
     if (nelems > 0 && source == NULL) {
@@ -90,18 +94,18 @@ static void symh_tl_signal_put(const symh_tl_rma_access_t *access, void *dest, c
         ops = symh_tl_ops_of(pe);
         if (sig_op == SYMH_SIGNAL_SET && ops->put_signal != NULL &&
             bytes <= SYMH_TL_SIGNAL_MESSAGE_MAX && symh_tl_signal_in_heap(dest, bytes, sig_addr)) {
-            symh_tl_rma_ops_begin(&ctx, access->func, pe);
-            symh_tl_rma_ops_done(&ctx, ops,
-                                 ops->put_signal(NULL, dest, source, bytes, sig_addr, signal, pe));
+            symh_tl_rma_ops_begin(&log, access->func, pe);
+            symh_tl_rma_ops_done(&log, ops,
+                                 ops->put_signal(chan, dest, source, bytes, sig_addr, signal, pe));
             return;
         }
         if (nelems > 0) {
             symh_status_set(SYMH_OK);
-            symh_tl_rma_ops_xfer(access, dest, source, bytes, pe);
+            symh_tl_rma_ops_xfer(access, chan, dest, source, bytes, pe);
             if (symh_last_error() != SYMH_OK)
                 return;
         }
-        status = symh_tl_nic_fence(NULL);
+        status = symh_tl_nic_fence(chan);
         if (status != SYMH_OK) {
             symh_error("%s: the NIC transport's fence before the signal failed: %s", access->func,
                        symh_status_string(status));
@@ -109,56 +113,53 @@ static void symh_tl_signal_put(const symh_tl_rma_access_t *access, void *dest, c
             return;
         }
     }
-    (void)symh_tl_amo_word(&sig, sig_op == SYMH_SIGNAL_SET ? SYMH_TL_AMO_SET : SYMH_TL_AMO_ADD,
-                           sig_addr, &signal, NULL, NULL, pe);
+    (void)symh_tl_amo_word(&sig, chan,
+                           sig_op == SYMH_SIGNAL_SET ? SYMH_TL_AMO_SET : SYMH_TL_AMO_ADD, sig_addr,
+                           &signal, NULL, NULL, pe);
 }
 
-void symh_putmem_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
-                        uint64_t signal, int sig_op, int pe)
-{
-    SYMH_TL_RMA_ACCESS(access, "dest", 1, 1, SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING);
-    symh_tl_signal_put(&access, dest, source, nelems, sig_addr, signal, sig_op, pe);
-}
+/* Each entry point is defined twice from one X-macro, DEFINE(P, CP, C, NAME, TYPE): the plain form
+ * (P symh, CP (), C the constant SYMH_CTX_DEFAULT) and the context form (P symh_ctx, CP
+ * (symh_ctx_t ctx,), C ctx), as symheap/signal.h declares them. */
+#define SYMH_TL_SIGNAL_FORMS(DEFINE, NAME, TYPE)   \
+    DEFINE(symh, (), SYMH_CTX_DEFAULT, NAME, TYPE) \
+    DEFINE(symh_ctx, (symh_ctx_t ctx, ), ctx, NAME, TYPE)
 
-void symh_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
-                            uint64_t signal, int sig_op, int pe)
-{
-    SYMH_TL_RMA_ACCESS(access, "dest", 1, 1, SYMH_TL_RMA_PUT | SYMH_TL_RMA_NBI);
-    symh_tl_signal_put(&access, dest, source, nelems, sig_addr, signal, sig_op, pe);
-}
-
-#define SYMH_TL_SIGNAL_DEFINE(NAME, TYPE)                                                      \
-    void symh_##NAME##_put_signal(TYPE *dest, const TYPE *source, size_t nelems,               \
-                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)     \
-    {                                                                                          \
-        SYMH_TL_RMA_ACCESS(access, "dest", sizeof(TYPE), _Alignof(TYPE),                       \
-                           SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING);                            \
-        symh_tl_signal_put(&access, dest, source, nelems, sig_addr, signal, sig_op, pe);       \
-    }                                                                                          \
-    void symh_##NAME##_put_signal_nbi(TYPE *dest, const TYPE *source, size_t nelems,           \
-                                      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) \
-    {                                                                                          \
-        SYMH_TL_RMA_ACCESS(access, "dest", sizeof(TYPE), _Alignof(TYPE),                       \
-                           SYMH_TL_RMA_PUT | SYMH_TL_RMA_NBI);                                 \
-        symh_tl_signal_put(&access, dest, source, nelems, sig_addr, signal, sig_op, pe);       \
+/* The two entry points of one data access (elem_size bytes, align), blocking and nbi. */
+#define SYMH_TL_SIGNAL_PAIR(FN, C, elem_size, align, TYPE, CP)                                   \
+    void FN(SYMH_UNPAREN_ CP TYPE *dest, const TYPE *source, size_t nelems, uint64_t *sig_addr,  \
+            uint64_t signal, int sig_op, int pe)                                                 \
+    {                                                                                            \
+        SYMH_TL_RMA_ACCESS(access, "dest", elem_size, align,                                     \
+                           SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING);                              \
+        symh_tl_signal_put(&access, C, dest, source, nelems, sig_addr, signal, sig_op, pe);      \
+    }                                                                                            \
+    void FN##_nbi(SYMH_UNPAREN_ CP TYPE *dest, const TYPE *source, size_t nelems,                \
+                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)                       \
+    {                                                                                            \
+        SYMH_TL_RMA_ACCESS(access, "dest", elem_size, align, SYMH_TL_RMA_PUT | SYMH_TL_RMA_NBI); \
+        symh_tl_signal_put(&access, C, dest, source, nelems, sig_addr, signal, sig_op, pe);      \
     }
-SYMH_RMA_TYPES(SYMH_TL_SIGNAL_DEFINE)
+
+#define SYMH_TL_SIGNAL_MEM_DEFINE(P, CP, C, NAME, TYPE) \
+    SYMH_TL_SIGNAL_PAIR(P##_putmem_signal, C, 1, 1, void, CP)
+SYMH_TL_SIGNAL_FORMS(SYMH_TL_SIGNAL_MEM_DEFINE, mem, void)
+#undef SYMH_TL_SIGNAL_MEM_DEFINE
+
+#define SYMH_TL_SIGNAL_DEFINE(P, CP, C, NAME, TYPE) \
+    SYMH_TL_SIGNAL_PAIR(P##_##NAME##_put_signal, C, sizeof(TYPE), _Alignof(TYPE), TYPE, CP)
+#define SYMH_TL_SIGNAL_DEFINE_FORMS(NAME, TYPE) \
+    SYMH_TL_SIGNAL_FORMS(SYMH_TL_SIGNAL_DEFINE, NAME, TYPE)
+SYMH_RMA_TYPES(SYMH_TL_SIGNAL_DEFINE_FORMS)
+#undef SYMH_TL_SIGNAL_DEFINE_FORMS
 #undef SYMH_TL_SIGNAL_DEFINE
 
-#define SYMH_TL_SIGNAL_SIZED_DEFINE(BITS)                                                          \
-    void symh_put##BITS##_signal(void *dest, const void *source, size_t nelems,                    \
-                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)          \
-    {                                                                                              \
-        SYMH_TL_RMA_ACCESS(access, "dest", (BITS) / 8, 1, SYMH_TL_RMA_PUT | SYMH_TL_RMA_BLOCKING); \
-        symh_tl_signal_put(&access, dest, source, nelems, sig_addr, signal, sig_op, pe);           \
-    }                                                                                              \
-    void symh_put##BITS##_signal_nbi(void *dest, const void *source, size_t nelems,                \
-                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)      \
-    {                                                                                              \
-        SYMH_TL_RMA_ACCESS(access, "dest", (BITS) / 8, 1, SYMH_TL_RMA_PUT | SYMH_TL_RMA_NBI);      \
-        symh_tl_signal_put(&access, dest, source, nelems, sig_addr, signal, sig_op, pe);           \
-    }
-SYMH_RMA_SIZES(SYMH_TL_SIGNAL_SIZED_DEFINE)
+#define SYMH_TL_SIGNAL_SIZED_DEFINE(P, CP, C, BITS, UNUSED) \
+    SYMH_TL_SIGNAL_PAIR(P##_put##BITS##_signal, C, (BITS) / 8, 1, void, CP)
+#define SYMH_TL_SIGNAL_SIZED_DEFINE_FORMS(BITS) \
+    SYMH_TL_SIGNAL_FORMS(SYMH_TL_SIGNAL_SIZED_DEFINE, BITS, void)
+SYMH_RMA_SIZES(SYMH_TL_SIGNAL_SIZED_DEFINE_FORMS)
+#undef SYMH_TL_SIGNAL_SIZED_DEFINE_FORMS
 #undef SYMH_TL_SIGNAL_SIZED_DEFINE
 
 uint64_t symh_signal_fetch(const uint64_t *sig_addr)

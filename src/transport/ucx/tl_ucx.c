@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <symheap/ctx.h>
 #include <symheap/status.h>
 
 #include <ucp/api/ucp.h>
@@ -26,20 +27,40 @@
 /* How long fini waits for its endpoints to close (see symh_tl_ucx_close_eps). */
 #define SYMH_TL_UCX_CLOSE_TIMEOUT_NS (1000000000ull)
 
-static struct {
-    ucp_context_h context;
+/* A channel (tl.h): a worker with an endpoint to every routed PE's default worker and every live
+ * key slot's remote keys unpacked for those endpoints. The default channel's worker is the one
+ * peers connect to (the only one that receives, the put_signal handler's); a context's channel
+ * only sends, and its waits drive the default worker too, so that a PE blocked in a context still
+ * serves the peers whose operations need its progress (tcp). */
+typedef struct symh_tl_ucx_chan {
     ucp_worker_h worker;
     ucp_ep_h *eps;     /* n_pes entries, NULL where not routed */
     ucp_rkey_h *rkeys; /* n_slots * n_pes entries: [slot * n_pes + pe] */
-    ucp_mem_h *memhs;  /* n_slots entries: this PE's mapping of each slot */
+    long nbi_pending;  /* put_nbi/get_nbi requests whose callback has not come yet */
+    int nbi_status;    /* SYMH_ERR_TRANSPORT when a put_nbi/get_nbi failed since the last quiet */
+    struct symh_tl_ucx_chan *next; /* the contexts' channels */
+} symh_tl_ucx_chan_t;
+
+static struct {
+    ucp_context_h context;
+    symh_tl_ucx_chan_t def; /* the default channel (NULL as a symh_tl_chan_t) */
+    ucp_mem_h *memhs;       /* n_slots entries: this PE's mapping of each slot */
     int n_pes;
     int n_slots;
     int my_pe;
-    long nbi_pending; /* put_nbi/get_nbi requests whose callback has not come yet */
-    int nbi_status;   /* SYMH_ERR_TRANSPORT when a put_nbi/get_nbi failed since the last quiet */
-    char *base;       /* key slot 0 here: [base, base + length) (internal area and heap) */
+    int thread_multiple;
+    char *base; /* key slot 0 here: [base, base + length) (internal area and heap) */
     size_t length;
-} symh_ucx;
+    /* What a context's channel needs to join later: every PE's worker address, and each live
+     * slot's packed keys (n_slots entries: n_pes keys `key_stride` bytes apart, NULL when the slot
+     * is not live). The channel list and the rkeys of its members change under chan_lock. */
+    void *addresses;
+    size_t address_stride;
+    void **keys;
+    size_t *key_stride;
+    symh_tl_ucx_chan_t *chans;
+    pthread_mutex_t chan_lock;
+} symh_ucx = { .chan_lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* The active message of put_signal (symh_tl_ucx_put_signal): its id, and its header, offsets in
  * key slot 0 (the same on every PE). */
@@ -67,9 +88,13 @@ static int symh_tl_ucx_fail(const char *call, ucs_status_t status)
 /* One round of a wait loop: drives the worker; a round that found nothing to do takes a step of
  * the wait policy (pause, later yield). `what` names the wait in the hang watch's line (NULL: a
  * wait bounded by a deadline of its own, which says nothing). */
-static void symh_tl_ucx_poll(symh_wait_t *w, const char *what)
+static void symh_tl_ucx_poll(symh_tl_ucx_chan_t *ch, symh_wait_t *w, const char *what)
 {
-    if (ucp_worker_progress(symh_ucx.worker) != 0)
+    unsigned progressed = ucp_worker_progress(ch->worker);
+
+    if (ch != &symh_ucx.def)
+        progressed += ucp_worker_progress(symh_ucx.def.worker);
+    if (progressed != 0)
         return; /* progress: poll again at once */
     if (symh_unlikely(symh_wait_step(w)) && what != NULL) {
         symh_error("UCX: %s on PE %d has waited %.0f s for its peers (SYMH_HANG_TIMEOUT)", what,
@@ -82,10 +107,10 @@ static void symh_tl_ucx_poll(symh_wait_t *w, const char *what)
  * operation that completed at once still drives the worker once: a PE that polls a word with
  * atomics or gets on itself must keep serving the peers whose operations need its progress
  * (software-emulated RMA and atomics), or a lock built on them never gets released. */
-static int symh_tl_ucx_wait(ucs_status_ptr_t request, const char *call)
+static int symh_tl_ucx_wait(symh_tl_ucx_chan_t *ch, ucs_status_ptr_t request, const char *call)
 {
     if (request == NULL) {
-        ucp_worker_progress(symh_ucx.worker);
+        ucp_worker_progress(symh_ucx.def.worker);
         return SYMH_OK;
     }
     if (UCS_PTR_IS_ERR(request))
@@ -94,7 +119,7 @@ static int symh_tl_ucx_wait(ucs_status_ptr_t request, const char *call)
     symh_wait_t w;
     symh_wait_start(&w, SYMH_TL_UCX_SPIN);
     while ((status = ucp_request_check_status(request)) == UCS_INPROGRESS)
-        symh_tl_ucx_poll(&w, call);
+        symh_tl_ucx_poll(ch, &w, call);
     ucp_request_free(request);
     if (status != UCS_OK)
         return symh_tl_ucx_fail(call, status);
@@ -126,6 +151,38 @@ static int symh_tl_ucx_map(void *addr, size_t length, ucp_mem_h *memh, void **pa
 
 /* Collective: maps [addr, addr + length) (status OK only), exchanges its key and unpacks every
  * routed PE's into `slot`. */
+/* Unpacks `slot`'s keys (`all`, n_pes keys `stride` bytes apart) for every endpoint of `ch`. */
+static int symh_tl_ucx_unpack_slot(symh_tl_ucx_chan_t *ch, int slot, const void *all, size_t stride)
+{
+    for (int pe = 0; pe < symh_ucx.n_pes; pe++) {
+        ucp_rkey_h *rkey = &ch->rkeys[(size_t)slot * symh_ucx.n_pes + pe];
+        if (ch->eps[pe] == NULL)
+            continue;
+        ucs_status_t st =
+            ucp_ep_rkey_unpack(ch->eps[pe], (const char *)all + (size_t)pe * stride, rkey);
+        if (st != UCS_OK) {
+            *rkey = NULL;
+            return symh_tl_ucx_fail("ucp_ep_rkey_unpack", st);
+        }
+    }
+    return SYMH_OK;
+}
+
+/* Destroys `slot`'s remote keys of `ch`. */
+static void symh_tl_ucx_drop_slot(symh_tl_ucx_chan_t *ch, int slot)
+{
+    for (int pe = 0; pe < symh_ucx.n_pes; pe++) {
+        ucp_rkey_h *rkey = &ch->rkeys[(size_t)slot * symh_ucx.n_pes + pe];
+        if (*rkey != NULL) {
+            ucp_rkey_destroy(*rkey);
+            *rkey = NULL;
+        }
+    }
+}
+
+/* Collective: maps [addr, addr + length) (status OK only), exchanges its key and unpacks every
+ * routed PE's into `slot` of the default channel and of every context's; the packed keys are kept
+ * for channels made later. */
 static int symh_tl_ucx_map_slot(int slot, void *addr, size_t length, int status)
 {
     void *packed = NULL;
@@ -138,34 +195,33 @@ static int symh_tl_ucx_map_slot(int slot, void *addr, size_t length, int status)
         symh_boot_exchange(status, packed, packed_size, "ucx: the key exchange", &all, &stride);
     if (packed != NULL)
         ucp_rkey_buffer_release(packed);
+    pthread_mutex_lock(&symh_ucx.chan_lock);
+    if (rc == SYMH_OK)
+        rc = symh_tl_ucx_unpack_slot(&symh_ucx.def, slot, all, stride);
+    for (symh_tl_ucx_chan_t *ch = symh_ucx.chans; ch != NULL && rc == SYMH_OK; ch = ch->next)
+        rc = symh_tl_ucx_unpack_slot(ch, slot, all, stride);
     if (rc == SYMH_OK) {
-        for (int pe = 0; pe < symh_ucx.n_pes && rc == SYMH_OK; pe++) {
-            if (symh_ucx.eps[pe] == NULL)
-                continue;
-            ucs_status_t st =
-                ucp_ep_rkey_unpack(symh_ucx.eps[pe], (char *)all + (size_t)pe * stride,
-                                   &symh_ucx.rkeys[(size_t)slot * symh_ucx.n_pes + pe]);
-            if (st != UCS_OK) {
-                symh_ucx.rkeys[(size_t)slot * symh_ucx.n_pes + pe] = NULL;
-                rc = symh_tl_ucx_fail("ucp_ep_rkey_unpack", st);
-            }
-        }
+        symh_ucx.keys[slot] = all;
+        symh_ucx.key_stride[slot] = stride;
+        all = NULL;
     }
+    pthread_mutex_unlock(&symh_ucx.chan_lock);
     free(all);
     return symh_boot_agree(rc, NULL);
 }
-
 static void symh_tl_ucx_unmap_symm(int slot)
 {
-    if (symh_ucx.rkeys == NULL || slot < 0 || slot >= symh_ucx.n_slots)
+    if (symh_ucx.def.rkeys == NULL || slot < 0 || slot >= symh_ucx.n_slots)
         return;
-    for (int pe = 0; pe < symh_ucx.n_pes; pe++) {
-        ucp_rkey_h *rkey = &symh_ucx.rkeys[(size_t)slot * symh_ucx.n_pes + pe];
-        if (*rkey != NULL) {
-            ucp_rkey_destroy(*rkey);
-            *rkey = NULL;
-        }
+    pthread_mutex_lock(&symh_ucx.chan_lock);
+    symh_tl_ucx_drop_slot(&symh_ucx.def, slot);
+    for (symh_tl_ucx_chan_t *ch = symh_ucx.chans; ch != NULL; ch = ch->next)
+        symh_tl_ucx_drop_slot(ch, slot);
+    if (symh_ucx.keys != NULL) {
+        free(symh_ucx.keys[slot]);
+        symh_ucx.keys[slot] = NULL;
     }
+    pthread_mutex_unlock(&symh_ucx.chan_lock);
     if (symh_ucx.memhs[slot] != NULL) {
         ucs_status_t status = ucp_mem_unmap(symh_ucx.context, symh_ucx.memhs[slot]);
         if (status != UCS_OK)
@@ -173,22 +229,21 @@ static void symh_tl_ucx_unmap_symm(int slot)
         symh_ucx.memhs[slot] = NULL;
     }
 }
-
 /* Closes every endpoint. UCP allows UCP_EP_CLOSE_FLAG_FORCE only with UCP_ERR_HANDLING_MODE_PEER
  * (UCS_ERR_INVALID_PARAM otherwise), so the endpoints are flushed and closed: fini comes after a
  * quiet everywhere, so that completes locally; should a flush still wait on a peer that is gone,
  * the wait gives up after SYMH_TL_UCX_CLOSE_TIMEOUT_NS and ucp_worker_destroy discards what is
  * left. */
-static void symh_tl_ucx_close_eps(void)
+static void symh_tl_ucx_close_eps(symh_tl_ucx_chan_t *ch)
 {
     ucp_request_param_t param = { .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = 0 };
     void **requests = calloc((size_t)symh_ucx.n_pes, sizeof(*requests));
     int pending = 0;
     for (int pe = 0; pe < symh_ucx.n_pes; pe++) {
-        if (symh_ucx.eps[pe] == NULL)
+        if (ch->eps[pe] == NULL)
             continue;
-        ucs_status_ptr_t request = ucp_ep_close_nbx(symh_ucx.eps[pe], &param);
-        symh_ucx.eps[pe] = NULL;
+        ucs_status_ptr_t request = ucp_ep_close_nbx(ch->eps[pe], &param);
+        ch->eps[pe] = NULL;
         if (UCS_PTR_IS_ERR(request)) {
             /* An endpoint whose peer already left (tcp: "Endpoint timeout", "Connection reset"):
              * nothing is lost at this point, so it is no error. */
@@ -227,35 +282,62 @@ static void symh_tl_ucx_close_eps(void)
             }
             break;
         }
-        symh_tl_ucx_poll(&w, NULL);
+        symh_tl_ucx_poll(ch, &w, NULL);
     }
     free(requests);
 }
 
+/* Closes a channel's endpoints, then destroys its keys and its worker (a context's channel, or the
+ * default one at fini). */
+static void symh_tl_ucx_chan_free(symh_tl_ucx_chan_t *ch)
+{
+    if (ch->rkeys != NULL) {
+        for (int slot = 0; slot < symh_ucx.n_slots; slot++)
+            symh_tl_ucx_drop_slot(ch, slot);
+    }
+    if (ch->eps != NULL && ch->worker != NULL)
+        symh_tl_ucx_close_eps(ch);
+    free(ch->eps);
+    free(ch->rkeys);
+    ch->eps = NULL;
+    ch->rkeys = NULL;
+    if (ch->worker != NULL)
+        ucp_worker_destroy(ch->worker);
+    ch->worker = NULL;
+}
+
 static void symh_tl_ucx_fini(void)
 {
-    if (symh_ucx.rkeys != NULL) {
+    /* Contexts are destroyed before (symh_tl_ctx_fini); a channel still listed is freed too. */
+    while (symh_ucx.chans != NULL) {
+        symh_tl_ucx_chan_t *ch = symh_ucx.chans;
+        symh_ucx.chans = ch->next;
+        symh_tl_ucx_chan_free(ch);
+        free(ch);
+    }
+    if (symh_ucx.def.rkeys != NULL) {
         for (int slot = 0; slot < symh_ucx.n_slots; slot++)
             symh_tl_ucx_unmap_symm(slot);
     }
-    if (symh_ucx.eps != NULL)
-        symh_tl_ucx_close_eps();
-    free(symh_ucx.eps);
-    free(symh_ucx.rkeys);
+    symh_tl_ucx_chan_free(&symh_ucx.def);
     free(symh_ucx.memhs);
-    symh_ucx.eps = NULL;
-    symh_ucx.rkeys = NULL;
     symh_ucx.memhs = NULL;
-    if (symh_ucx.worker != NULL)
-        ucp_worker_destroy(symh_ucx.worker);
-    symh_ucx.worker = NULL;
+    if (symh_ucx.keys != NULL) {
+        for (int slot = 0; slot < symh_ucx.n_slots; slot++)
+            free(symh_ucx.keys[slot]);
+    }
+    free(symh_ucx.keys);
+    free(symh_ucx.key_stride);
+    free(symh_ucx.addresses);
+    symh_ucx.keys = NULL;
+    symh_ucx.key_stride = NULL;
+    symh_ucx.addresses = NULL;
     if (symh_ucx.context != NULL)
         ucp_cleanup(symh_ucx.context);
     symh_ucx.context = NULL;
     symh_ucx.n_slots = 0;
     symh_ucx.n_pes = 0;
 }
-
 /* Whether [offset, offset + bytes) lies in key slot 0 here. */
 static int symh_tl_ucx_in_slot0(uint64_t offset, uint64_t bytes)
 {
@@ -315,14 +397,14 @@ static int symh_tl_ucx_open(int thread_multiple, ucp_address_t **address, size_t
         .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
         .thread_mode = thread_multiple ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE,
     };
-    status = ucp_worker_create(symh_ucx.context, &worker_params, &symh_ucx.worker);
+    status = ucp_worker_create(symh_ucx.context, &worker_params, &symh_ucx.def.worker);
     if (status != UCS_OK) {
-        symh_ucx.worker = NULL;
+        symh_ucx.def.worker = NULL;
         return symh_tl_ucx_fail("ucp_worker_create", status);
     }
     if (thread_multiple) {
         ucp_worker_attr_t attr = { .field_mask = UCP_WORKER_ATTR_FIELD_THREAD_MODE };
-        status = ucp_worker_query(symh_ucx.worker, &attr);
+        status = ucp_worker_query(symh_ucx.def.worker, &attr);
         if (status != UCS_OK)
             return symh_tl_ucx_fail("ucp_worker_query", status);
         if (attr.thread_mode != UCS_THREAD_MODE_MULTI) {
@@ -335,10 +417,10 @@ static int symh_tl_ucx_open(int thread_multiple, ucp_address_t **address, size_t
         .id = SYMH_TL_UCX_AM_PUT_SIGNAL,
         .cb = symh_tl_ucx_am_put_signal,
     };
-    status = ucp_worker_set_am_recv_handler(symh_ucx.worker, &am);
+    status = ucp_worker_set_am_recv_handler(symh_ucx.def.worker, &am);
     if (status != UCS_OK)
         return symh_tl_ucx_fail("ucp_worker_set_am_recv_handler", status);
-    status = ucp_worker_get_address(symh_ucx.worker, address, address_size);
+    status = ucp_worker_get_address(symh_ucx.def.worker, address, address_size);
     if (status != UCS_OK) {
         *address = NULL;
         return symh_tl_ucx_fail("ucp_worker_get_address", status);
@@ -346,7 +428,8 @@ static int symh_tl_ucx_open(int thread_multiple, ucp_address_t **address, size_t
     return SYMH_OK;
 }
 
-static int symh_tl_ucx_connect(const char *addresses, size_t stride)
+/* Endpoints from `ch`'s worker to every routed PE's default worker. */
+static int symh_tl_ucx_connect(symh_tl_ucx_chan_t *ch, const char *addresses, size_t stride)
 {
     for (int pe = 0; pe < symh_ucx.n_pes; pe++) {
         if (!symh_tl_nic_routed(pe))
@@ -356,9 +439,9 @@ static int symh_tl_ucx_connect(const char *addresses, size_t stride)
             .address = (const ucp_address_t *)(addresses + (size_t)pe * stride),
             .err_mode = UCP_ERR_HANDLING_MODE_NONE,
         };
-        ucs_status_t status = ucp_ep_create(symh_ucx.worker, &params, &symh_ucx.eps[pe]);
+        ucs_status_t status = ucp_ep_create(ch->worker, &params, &ch->eps[pe]);
         if (status != UCS_OK) {
-            symh_ucx.eps[pe] = NULL;
+            ch->eps[pe] = NULL;
             symh_error("UCX: ucp_ep_create to PE %d failed: %s", pe, ucs_status_string(status));
             return SYMH_ERR_TRANSPORT;
         }
@@ -375,8 +458,9 @@ static int symh_tl_ucx_init(void *base, size_t length, int thread_multiple)
     symh_ucx.my_pe = symh_boot_info.my_pe;
     symh_ucx.n_pes = symh_boot_info.n_pes;
     symh_ucx.n_slots = symh_tl_nic_n_slots;
-    symh_ucx.nbi_status = SYMH_OK;
-    symh_ucx.nbi_pending = 0;
+    symh_ucx.def.nbi_status = SYMH_OK;
+    symh_ucx.def.nbi_pending = 0;
+    symh_ucx.thread_multiple = thread_multiple;
     symh_ucx.base = base;
     symh_ucx.length = length;
     /* A PE that fails a step below still takes part in every exchange after it (carrying the
@@ -388,12 +472,15 @@ static int symh_tl_ucx_init(void *base, size_t length, int thread_multiple)
         symh_ucx.n_slots = 0;
     }
     if (status == SYMH_OK) {
-        symh_ucx.eps =
-            symh_fault_calloc((size_t)symh_ucx.n_pes, sizeof(*symh_ucx.eps), "ucx: tables");
-        symh_ucx.rkeys =
-            calloc((size_t)symh_ucx.n_slots * (size_t)symh_ucx.n_pes, sizeof(*symh_ucx.rkeys));
+        symh_ucx.def.eps =
+            symh_fault_calloc((size_t)symh_ucx.n_pes, sizeof(*symh_ucx.def.eps), "ucx: tables");
+        symh_ucx.def.rkeys =
+            calloc((size_t)symh_ucx.n_slots * (size_t)symh_ucx.n_pes, sizeof(*symh_ucx.def.rkeys));
         symh_ucx.memhs = calloc((size_t)symh_ucx.n_slots, sizeof(*symh_ucx.memhs));
-        if (symh_ucx.eps == NULL || symh_ucx.rkeys == NULL || symh_ucx.memhs == NULL) {
+        symh_ucx.keys = calloc((size_t)symh_ucx.n_slots, sizeof(*symh_ucx.keys));
+        symh_ucx.key_stride = calloc((size_t)symh_ucx.n_slots, sizeof(*symh_ucx.key_stride));
+        if (symh_ucx.def.eps == NULL || symh_ucx.def.rkeys == NULL || symh_ucx.memhs == NULL ||
+            symh_ucx.keys == NULL || symh_ucx.key_stride == NULL) {
             symh_error("UCX: out of memory for %d PEs and %d key slots", symh_ucx.n_pes,
                        symh_ucx.n_slots);
             status = SYMH_ERR_NO_MEMORY;
@@ -413,14 +500,15 @@ static int symh_tl_ucx_init(void *base, size_t length, int thread_multiple)
     status = symh_boot_exchange(status, address, address_size, "ucx: the address exchange",
                                 &addresses, &stride);
     if (address != NULL)
-        ucp_worker_release_address(symh_ucx.worker, address);
+        ucp_worker_release_address(symh_ucx.def.worker, address);
     if (status == SYMH_OK)
-        status = symh_tl_ucx_connect(addresses, stride);
+        status = symh_tl_ucx_connect(&symh_ucx.def, addresses, stride);
     if (status == SYMH_OK && symh_fault_hit("ucx: connect")) {
         symh_error("UCX: connecting failed (fault injection)");
         status = SYMH_ERR_TRANSPORT;
     }
-    free(addresses);
+    symh_ucx.addresses = addresses; /* for the contexts' channels */
+    symh_ucx.address_stride = stride;
 
     /* The slot exchange carries this status (a PE that failed only takes part) and agrees. */
     status = symh_tl_ucx_map_slot(SYMH_TL_NIC_HEAP_SLOT, base, length, status);
@@ -478,22 +566,30 @@ static void symh_tl_ucx_unmap_local(void *handle)
         symh_tl_ucx_fail("ucp_mem_unmap", status);
 }
 
-/* The endpoint, remote address and key for `bytes` at this PE's symmetric `addr` on `pe`. */
-static int symh_tl_ucx_remote(const void *addr, size_t bytes, int pe, ucp_ep_h *ep,
-                              uint64_t *remote, ucp_rkey_h *rkey)
+/* The channel a symh_tl_chan_t names (NULL: the default one). */
+static symh_tl_ucx_chan_t *symh_tl_ucx_chan(symh_tl_chan_t *chan)
 {
-    if (symh_ucx.context == NULL || pe < 0 || pe >= symh_ucx.n_pes || symh_ucx.eps[pe] == NULL) {
+    return chan != NULL ? (symh_tl_ucx_chan_t *)(void *)chan : &symh_ucx.def;
+}
+
+/* The endpoint of `ch`, remote address and key for `bytes` at this PE's symmetric `addr` on
+ * `pe`. */
+static int symh_tl_ucx_remote(symh_tl_ucx_chan_t *ch, const void *addr, size_t bytes, int pe,
+                              ucp_ep_h *ep, uint64_t *remote, ucp_rkey_h *rkey)
+{
+    if (symh_ucx.context == NULL || pe < 0 || pe >= symh_ucx.n_pes || ch->eps == NULL ||
+        ch->eps[pe] == NULL) {
         symh_error("UCX: no endpoint to PE %d", pe);
         return SYMH_ERR_INVALID_ARG;
     }
     int slot = symh_tl_nic_target(addr, bytes, pe, remote);
     if (slot < 0 || slot >= symh_ucx.n_slots ||
-        symh_ucx.rkeys[(size_t)slot * symh_ucx.n_pes + pe] == NULL) {
+        ch->rkeys[(size_t)slot * symh_ucx.n_pes + pe] == NULL) {
         symh_error("UCX: %p + %zu on PE %d has no remote key (slot %d)", addr, bytes, pe, slot);
         return SYMH_ERR_INVALID_ARG;
     }
-    *ep = symh_ucx.eps[pe];
-    *rkey = symh_ucx.rkeys[(size_t)slot * symh_ucx.n_pes + pe];
+    *ep = ch->eps[pe];
+    *rkey = ch->rkeys[(size_t)slot * symh_ucx.n_pes + pe];
     return SYMH_OK;
 }
 
@@ -502,22 +598,22 @@ static int symh_tl_ucx_remote(const void *addr, size_t bytes, int pe, ucp_ep_h *
  * this callback, and UCP 1.13's worker flush does not wait for such requests). */
 static void symh_tl_ucx_nbi_done(void *request, ucs_status_t status, void *user_data)
 {
-    (void)user_data;
+    symh_tl_ucx_chan_t *ch = user_data;
     if (status != UCS_OK) {
         symh_error("UCX: a non-blocking put/get failed: %s", ucs_status_string(status));
-        __atomic_store_n(&symh_ucx.nbi_status, SYMH_ERR_TRANSPORT, __ATOMIC_RELAXED);
+        __atomic_store_n(&ch->nbi_status, SYMH_ERR_TRANSPORT, __ATOMIC_RELAXED);
     }
     ucp_request_free(request);
-    __atomic_sub_fetch(&symh_ucx.nbi_pending, 1, __ATOMIC_RELEASE);
+    __atomic_sub_fetch(&ch->nbi_pending, 1, __ATOMIC_RELEASE);
 }
 
 /* An nbi request completes on its own (symh_tl_ucx_nbi_done); quiet waits for the count. */
-static int symh_tl_ucx_nbi(ucs_status_ptr_t request, const char *call)
+static int symh_tl_ucx_nbi(symh_tl_ucx_chan_t *ch, ucs_status_ptr_t request, const char *call)
 {
     if (UCS_PTR_IS_ERR(request))
         return symh_tl_ucx_fail(call, UCS_PTR_STATUS(request));
     if (request != NULL)
-        __atomic_add_fetch(&symh_ucx.nbi_pending, 1, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&ch->nbi_pending, 1, __ATOMIC_RELAXED);
     return SYMH_OK;
 }
 
@@ -527,63 +623,64 @@ static int symh_tl_ucx_nbi(ucs_status_ptr_t request, const char *call)
  * chooses per size and wire (docs/transports.md "Any local memory"): a copy into its own
  * registered buffers (short and bcopy protocols), or for zero-copy a registration from its cache,
  * whose entries UCX's memory hooks (ucm: munmap, brk, madvise) drop when the memory goes. */
-static int symh_tl_ucx_rma(int is_put, int nbi, void *dest, const void *source, size_t bytes,
-                           int pe)
+static int symh_tl_ucx_rma(symh_tl_chan_t *chan, int is_put, int nbi, void *dest,
+                           const void *source, size_t bytes, int pe)
 {
     if (bytes == 0)
         return SYMH_OK;
+    symh_tl_ucx_chan_t *ch = symh_tl_ucx_chan(chan);
     ucp_ep_h ep;
     uint64_t remote;
     ucp_rkey_h rkey;
-    int rc = symh_tl_ucx_remote(is_put ? dest : source, bytes, pe, &ep, &remote, &rkey);
+    int rc = symh_tl_ucx_remote(ch, is_put ? dest : source, bytes, pe, &ep, &remote, &rkey);
     if (rc != SYMH_OK)
         return rc;
-    ucp_request_param_t param = { .op_attr_mask = nbi ? UCP_OP_ATTR_FIELD_CALLBACK : 0,
-                                  .cb.send = nbi ? symh_tl_ucx_nbi_done : NULL };
+    ucp_request_param_t param = {
+        .op_attr_mask = nbi ? UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA : 0,
+        .cb.send = nbi ? symh_tl_ucx_nbi_done : NULL,
+        .user_data = ch,
+    };
     const char *call = is_put ? "ucp_put_nbx" : "ucp_get_nbx";
     ucs_status_ptr_t request = is_put ? ucp_put_nbx(ep, source, bytes, remote, rkey, &param)
                                       : ucp_get_nbx(ep, dest, bytes, remote, rkey, &param);
-    return nbi ? symh_tl_ucx_nbi(request, call) : symh_tl_ucx_wait(request, call);
+    return nbi ? symh_tl_ucx_nbi(ch, request, call) : symh_tl_ucx_wait(ch, request, call);
 }
 
 static int symh_tl_ucx_put(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
                            int pe)
 {
-    (void)chan;
-    return symh_tl_ucx_rma(1, 0, dest, source, bytes, pe);
+    return symh_tl_ucx_rma(chan, 1, 0, dest, source, bytes, pe);
 }
 
 static int symh_tl_ucx_get(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
                            int pe)
 {
-    (void)chan;
-    return symh_tl_ucx_rma(0, 0, dest, source, bytes, pe);
+    return symh_tl_ucx_rma(chan, 0, 0, dest, source, bytes, pe);
 }
 
 static int symh_tl_ucx_put_nbi(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
                                int pe)
 {
-    (void)chan;
-    return symh_tl_ucx_rma(1, 1, dest, source, bytes, pe);
+    return symh_tl_ucx_rma(chan, 1, 1, dest, source, bytes, pe);
 }
 
 static int symh_tl_ucx_get_nbi(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
                                int pe)
 {
-    (void)chan;
-    return symh_tl_ucx_rma(0, 1, dest, source, bytes, pe);
+    return symh_tl_ucx_rma(chan, 0, 1, dest, source, bytes, pe);
 }
 
 /* One fetching atomic through UCP: *reply (in: the CSWAP swap value) gets the old value. */
-static int symh_tl_ucx_atomic(ucp_ep_h ep, ucp_atomic_op_t opcode, size_t size, uint64_t operand,
-                              uint64_t remote, ucp_rkey_h rkey, uint64_t *reply)
+static int symh_tl_ucx_atomic(symh_tl_ucx_chan_t *ch, ucp_ep_h ep, ucp_atomic_op_t opcode,
+                              size_t size, uint64_t operand, uint64_t remote, ucp_rkey_h rkey,
+                              uint64_t *reply)
 {
     ucp_request_param_t param = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER,
         .datatype = ucp_dt_make_contig(size),
         .reply_buffer = reply,
     };
-    return symh_tl_ucx_wait(ucp_atomic_op_nbx(ep, opcode, &operand, 1, remote, rkey, &param),
+    return symh_tl_ucx_wait(ch, ucp_atomic_op_nbx(ep, opcode, &operand, 1, remote, rkey, &param),
                             "ucp_atomic_op_nbx");
 }
 
@@ -591,13 +688,13 @@ static int symh_tl_ucx_atomic(ucp_ep_h ep, ucp_atomic_op_t opcode, size_t size, 
  * transport (the endpoint to this PE) returns the old value of a fetching AND/OR/XOR but leaves
  * the word unchanged (fetch-add, swap, compare-swap and the non-fetching forms work). The loop
  * goes through the same endpoint, so it stays atomic with the other PEs' atomics on the word. */
-static int symh_tl_ucx_fetch_bitwise(ucp_ep_h ep, ucp_atomic_op_t opcode, size_t size,
-                                     uint64_t operand, uint64_t remote, ucp_rkey_h rkey,
-                                     uint64_t *fetched)
+static int symh_tl_ucx_fetch_bitwise(symh_tl_ucx_chan_t *ch, ucp_ep_h ep, ucp_atomic_op_t opcode,
+                                     size_t size, uint64_t operand, uint64_t remote,
+                                     ucp_rkey_h rkey, uint64_t *fetched)
 {
     uint64_t mask = size == 8 ? ~(uint64_t)0 : 0xffffffffull;
     uint64_t old = 0;
-    int rc = symh_tl_ucx_atomic(ep, UCP_ATOMIC_OP_ADD, size, 0, remote, rkey, &old);
+    int rc = symh_tl_ucx_atomic(ch, ep, UCP_ATOMIC_OP_ADD, size, 0, remote, rkey, &old);
     for (;;) {
         if (rc != SYMH_OK)
             return rc;
@@ -606,7 +703,7 @@ static int symh_tl_ucx_fetch_bitwise(ucp_ep_h ep, ucp_atomic_op_t opcode, size_t
                         : opcode == UCP_ATOMIC_OP_OR ? old | operand
                                                      : old ^ operand;
         uint64_t seen = next & mask;
-        rc = symh_tl_ucx_atomic(ep, UCP_ATOMIC_OP_CSWAP, size, old, remote, rkey, &seen);
+        rc = symh_tl_ucx_atomic(ch, ep, UCP_ATOMIC_OP_CSWAP, size, old, remote, rkey, &seen);
         if (rc == SYMH_OK && (seen & mask) == old) {
             *fetched = old;
             return SYMH_OK;
@@ -621,7 +718,7 @@ static int symh_tl_ucx_fetch_bitwise(ucp_ep_h ep, ucp_atomic_op_t opcode, size_t
 static int symh_tl_ucx_amo(symh_tl_chan_t *chan, symh_tl_amo_op_t op, void *dest, size_t size,
                            const void *value, const void *cond, void *fetched, int pe)
 {
-    (void)chan;
+    symh_tl_ucx_chan_t *ch = symh_tl_ucx_chan(chan);
     if (size != 4 && size != 8) {
         symh_error("UCX: atomic of %zu bytes (4 or 8 only)", size);
         return SYMH_ERR_INVALID_ARG;
@@ -629,7 +726,7 @@ static int symh_tl_ucx_amo(symh_tl_chan_t *chan, symh_tl_amo_op_t op, void *dest
     ucp_ep_h ep;
     uint64_t remote;
     ucp_rkey_h rkey;
-    int rc = symh_tl_ucx_remote(dest, size, pe, &ep, &remote, &rkey);
+    int rc = symh_tl_ucx_remote(ch, dest, size, pe, &ep, &remote, &rkey);
     if (rc != SYMH_OK)
         return rc;
     /* UCP's opcode of each symheap AMO: FETCH is an add of 0, SET a swap whose old value is
@@ -658,9 +755,9 @@ static int symh_tl_ucx_amo(symh_tl_chan_t *chan, symh_tl_amo_op_t op, void *dest
      * as on the load/store path. */
     if (pe == symh_ucx.my_pe &&
         (opcode == UCP_ATOMIC_OP_AND || opcode == UCP_ATOMIC_OP_OR || opcode == UCP_ATOMIC_OP_XOR))
-        rc = symh_tl_ucx_fetch_bitwise(ep, opcode, size, operand, remote, rkey, &reply);
+        rc = symh_tl_ucx_fetch_bitwise(ch, ep, opcode, size, operand, remote, rkey, &reply);
     else
-        rc = symh_tl_ucx_atomic(ep, opcode, size, operand, remote, rkey, &reply);
+        rc = symh_tl_ucx_atomic(ch, ep, opcode, size, operand, remote, rkey, &reply);
     if (rc == SYMH_OK && fetched != NULL)
         memcpy(fetched, &reply, size);
     return rc;
@@ -668,10 +765,10 @@ static int symh_tl_ucx_amo(symh_tl_chan_t *chan, symh_tl_amo_op_t op, void *dest
 
 static int symh_tl_ucx_fence(symh_tl_chan_t *chan)
 {
-    (void)chan;
-    if (symh_ucx.worker == NULL)
+    symh_tl_ucx_chan_t *ch = symh_tl_ucx_chan(chan);
+    if (ch->worker == NULL)
         return SYMH_OK;
-    ucs_status_t status = ucp_worker_fence(symh_ucx.worker);
+    ucs_status_t status = ucp_worker_fence(ch->worker);
     if (status != UCS_OK)
         return symh_tl_ucx_fail("ucp_worker_fence", status);
     return SYMH_OK;
@@ -679,20 +776,18 @@ static int symh_tl_ucx_fence(symh_tl_chan_t *chan)
 
 static int symh_tl_ucx_quiet(symh_tl_chan_t *chan)
 {
-    (void)chan;
-    if (symh_ucx.worker == NULL)
+    symh_tl_ucx_chan_t *ch = symh_tl_ucx_chan(chan);
+    if (ch->worker == NULL)
         return SYMH_OK;
     /* The put_nbi/get_nbi requests are waited for first (see symh_tl_ucx_nbi_done). */
     symh_wait_t w;
     symh_wait_start(&w, SYMH_TL_UCX_SPIN);
-    while (__atomic_load_n(&symh_ucx.nbi_pending, __ATOMIC_ACQUIRE) > 0)
-        symh_tl_ucx_poll(&w, "symh_quiet (put_nbi/get_nbi completions)");
+    while (__atomic_load_n(&ch->nbi_pending, __ATOMIC_ACQUIRE) > 0)
+        symh_tl_ucx_poll(ch, &w, "symh_quiet (put_nbi/get_nbi completions)");
     ucp_request_param_t param = { .op_attr_mask = 0 };
-    int rc =
-        symh_tl_ucx_wait(ucp_worker_flush_nbx(symh_ucx.worker, &param), "ucp_worker_flush_nbx");
+    int rc = symh_tl_ucx_wait(ch, ucp_worker_flush_nbx(ch->worker, &param), "ucp_worker_flush_nbx");
     /* A put_nbi/get_nbi that failed since the last quiet fails this one. */
-    if (__atomic_exchange_n(&symh_ucx.nbi_status, SYMH_OK, __ATOMIC_RELAXED) != SYMH_OK &&
-        rc == SYMH_OK)
+    if (__atomic_exchange_n(&ch->nbi_status, SYMH_OK, __ATOMIC_RELAXED) != SYMH_OK && rc == SYMH_OK)
         rc = SYMH_ERR_TRANSPORT;
     return rc;
 }
@@ -703,14 +798,14 @@ static int symh_tl_ucx_quiet(symh_tl_chan_t *chan)
 static int symh_tl_ucx_put_signal(symh_tl_chan_t *chan, void *dest, const void *source,
                                   size_t bytes, uint64_t *signal, uint64_t value, int pe)
 {
-    (void)chan;
+    symh_tl_ucx_chan_t *ch = symh_tl_ucx_chan(chan);
     symh_tl_ucx_put_signal_t h = {
         .dest = (uint64_t)((char *)dest - symh_ucx.base),
         .signal = (uint64_t)((char *)signal - symh_ucx.base),
         .value = value,
         .bytes = bytes,
     };
-    if (pe < 0 || pe >= symh_ucx.n_pes || symh_ucx.eps == NULL || symh_ucx.eps[pe] == NULL) {
+    if (pe < 0 || pe >= symh_ucx.n_pes || ch->eps == NULL || ch->eps[pe] == NULL) {
         symh_error("UCX: no endpoint to PE %d", pe);
         return SYMH_ERR_INVALID_ARG;
     }
@@ -724,29 +819,100 @@ static int symh_tl_ucx_put_signal(symh_tl_chan_t *chan, void *dest, const void *
         .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
         .flags = UCP_AM_SEND_FLAG_EAGER,
     };
-    return symh_tl_ucx_wait(ucp_am_send_nbx(symh_ucx.eps[pe], SYMH_TL_UCX_AM_PUT_SIGNAL, &h,
-                                            sizeof(h), source, bytes, &param),
+    return symh_tl_ucx_wait(ch,
+                            ucp_am_send_nbx(ch->eps[pe], SYMH_TL_UCX_AM_PUT_SIGNAL, &h, sizeof(h),
+                                            source, bytes, &param),
                             "ucp_am_send_nbx");
 }
 
 static int symh_tl_ucx_progress(void)
 {
-    if (symh_ucx.worker != NULL)
-        ucp_worker_progress(symh_ucx.worker);
+    if (symh_ucx.def.worker != NULL)
+        ucp_worker_progress(symh_ucx.def.worker);
     return SYMH_OK;
 }
 
-/* Channels of their own for contexts: not yet; every context uses the default channel. */
+/* A context's channel: a worker of its own (single-threaded for a private context, serialized
+ * for a serialized one, else as the default worker), endpoints to every routed PE's default worker
+ * (whose addresses init kept) and every live slot's keys unpacked for them (from the packed keys
+ * map_slot kept), joined to the channel list so that slots mapped later reach it too. */
 static int symh_tl_ucx_chan_create(long options, symh_tl_chan_t **chan)
 {
-    (void)options;
+    ucp_worker_params_t params = {
+        .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
+        .thread_mode = (options & SYMH_CTX_PRIVATE) ? UCS_THREAD_MODE_SINGLE
+                       : (options & SYMH_CTX_SERIALIZED) || !symh_ucx.thread_multiple
+                           ? UCS_THREAD_MODE_SERIALIZED
+                           : UCS_THREAD_MODE_MULTI,
+    };
+    symh_tl_ucx_chan_t *ch;
+    ucs_status_t st;
+    int status = SYMH_OK;
+
     *chan = NULL;
-    return SYMH_ERR_UNSUPPORTED;
+    if (symh_ucx.context == NULL) {
+        symh_error("UCX: no transport to make a channel on");
+        return SYMH_ERR_INVALID_ARG;
+    }
+    ch = calloc(1, sizeof(*ch));
+    if (ch != NULL) {
+        ch->eps = calloc((size_t)symh_ucx.n_pes, sizeof(*ch->eps));
+        ch->rkeys = calloc((size_t)symh_ucx.n_slots * (size_t)symh_ucx.n_pes, sizeof(*ch->rkeys));
+    }
+    if (ch == NULL || ch->eps == NULL || ch->rkeys == NULL) {
+        symh_error("UCX: out of memory for a channel");
+        status = SYMH_ERR_NO_MEMORY;
+    }
+    if (status == SYMH_OK && symh_fault_hit("ucx: channel")) {
+        symh_error("UCX: making a channel failed (fault injection)");
+        status = SYMH_ERR_TRANSPORT;
+    }
+    if (status == SYMH_OK) {
+        st = ucp_worker_create(symh_ucx.context, &params, &ch->worker);
+        if (st != UCS_OK) {
+            ch->worker = NULL;
+            status = symh_tl_ucx_fail("ucp_worker_create", st);
+        }
+    }
+    if (status == SYMH_OK)
+        status = symh_tl_ucx_connect(ch, symh_ucx.addresses, symh_ucx.address_stride);
+    pthread_mutex_lock(&symh_ucx.chan_lock);
+    for (int slot = 0; slot < symh_ucx.n_slots && status == SYMH_OK; slot++) {
+        if (symh_ucx.keys[slot] != NULL)
+            status =
+                symh_tl_ucx_unpack_slot(ch, slot, symh_ucx.keys[slot], symh_ucx.key_stride[slot]);
+    }
+    if (status == SYMH_OK) {
+        ch->next = symh_ucx.chans;
+        symh_ucx.chans = ch;
+    }
+    pthread_mutex_unlock(&symh_ucx.chan_lock);
+    if (status != SYMH_OK) {
+        if (ch != NULL)
+            symh_tl_ucx_chan_free(ch);
+        free(ch);
+        return status;
+    }
+    *chan = (symh_tl_chan_t *)(void *)ch;
+    return SYMH_OK;
 }
 
 static void symh_tl_ucx_chan_destroy(symh_tl_chan_t *chan)
 {
-    (void)chan;
+    symh_tl_ucx_chan_t *ch = (symh_tl_ucx_chan_t *)(void *)chan, **link;
+
+    if (ch == NULL || ch == &symh_ucx.def)
+        return;
+    if (symh_tl_ucx_quiet(chan) != SYMH_OK)
+        symh_warn("UCX: the quiet of a context being destroyed failed");
+    pthread_mutex_lock(&symh_ucx.chan_lock);
+    for (link = &symh_ucx.chans; *link != NULL && *link != ch; link = &(*link)->next)
+        ;
+    if (*link == ch)
+        *link = ch->next;
+    pthread_mutex_unlock(&symh_ucx.chan_lock);
+    symh_tl_ucx_chan_free(ch);
+    free(ch);
 }
 
 const symh_tl_nic_t symh_tl_ucx = {
