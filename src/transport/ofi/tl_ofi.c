@@ -120,8 +120,13 @@ typedef struct {
     char name[FI_NAME_MAX * 4];
 } symh_tl_ofi_hello_t;
 
+/* The bit of the context options (SYMH_CTX_PRIVATE of the public API) that says one thread alone
+ * uses a context. */
+#define SYMH_OFI_CTX_PRIVATE (1L << 1)
+
 /* A channel (tl.h): an endpoint with its own completion queue and counter, and what its
- * operations use locally. The default channel lives in the state. */
+ * operations use locally. The default channel lives in the state; chan_create makes the others,
+ * linked in the state's list. */
 typedef struct symh_tl_ofi_chan {
     struct fid_ep *ep;
     struct fid_cq *cq;     /* selective completion: reports errors only */
@@ -150,6 +155,8 @@ typedef struct symh_tl_ofi_chan {
     } * bounce_gets; /* n_bounce_gets staged gets to copy out at the next drain */
     int n_bounce_gets;
     pthread_mutex_t bounce_lock;
+
+    struct symh_tl_ofi_chan *prev, *next; /* the state's list of channels (not the default) */
 } symh_tl_ofi_chan_t;
 
 static struct {
@@ -180,9 +187,12 @@ static struct {
     unsigned char *live; /* n_slots: keys of the slot are valid */
     unsigned char amo_ok[2][SYMH_OFI_N_AMO][2]; /* [4/8 bytes][op][fetching] */
 
-    symh_tl_ofi_chan_t def; /* the default channel (NULL) */
+    symh_tl_ofi_chan_t def;    /* the default channel (NULL) */
+    symh_tl_ofi_chan_t *chans; /* the others, under chan_lock */
+    pthread_mutex_t chan_lock;
 } symh_tl_ofi_state = { .def = { .amo_lock = PTHREAD_MUTEX_INITIALIZER,
-                                 .bounce_lock = PTHREAD_MUTEX_INITIALIZER } };
+                                 .bounce_lock = PTHREAD_MUTEX_INITIALIZER },
+                        .chan_lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* The channel a context passes (NULL: the default channel). */
 static inline symh_tl_ofi_chan_t *symh_tl_ofi_chan(symh_tl_chan_t *chan)
@@ -800,9 +810,25 @@ static int symh_tl_ofi_init(void *base, size_t length, int thread_multiple)
 }
 
 static int symh_tl_ofi_quiet(symh_tl_chan_t *chan);
+static void symh_tl_ofi_chan_destroy(symh_tl_chan_t *chan);
 
+/* The caller destroys every context's channel first; one still open here (a context the program
+ * never destroyed) is destroyed with a warning, since its endpoint would keep the domain open. */
 static void symh_tl_ofi_fini(void)
 {
+    int left = 0;
+
+    for (;;) {
+        pthread_mutex_lock(&symh_tl_ofi_state.chan_lock);
+        symh_tl_ofi_chan_t *c = symh_tl_ofi_state.chans;
+        pthread_mutex_unlock(&symh_tl_ofi_state.chan_lock);
+        if (c == NULL)
+            break;
+        symh_tl_ofi_chan_destroy((symh_tl_chan_t *)(void *)c);
+        ++left;
+    }
+    if (left > 0)
+        symh_warn("ofi: fini: %d context channel(s) were still open (destroyed here)", left);
     if (symh_tl_ofi_state.up)
         (void)symh_tl_ofi_quiet(NULL);
     symh_tl_ofi_teardown();
@@ -1222,17 +1248,81 @@ static int symh_tl_ofi_progress(void)
     return SYMH_OK;
 }
 
-/* Channels of their own for contexts: not yet; every context uses the default channel. */
-static int symh_tl_ofi_chan_create(long options, symh_tl_chan_t **chan)
+/* ---- channels ---------------------------------------------------------------------------------
+ */
+
+/* Closes channel `c` (already out of the list) and frees it. */
+static void symh_tl_ofi_chan_free(symh_tl_ofi_chan_t *c)
 {
-    (void)options;
-    *chan = NULL;
-    return SYMH_ERR_UNSUPPORTED;
+    symh_tl_ofi_chan_close(c);
+    pthread_mutex_destroy(&c->amo_lock);
+    pthread_mutex_destroy(&c->bounce_lock);
+    free(c);
 }
 
+/* A new endpoint on the shared domain and address vector, with a queue, counter, scratch area and
+ * bounce pool of its own: it reaches every peer's default endpoint and uses every key slot, none
+ * of which is bound to an endpoint (FI_MR_ENDPOINT refuses channels). Touches only the new
+ * channel and, under chan_lock, the list. */
+static int symh_tl_ofi_chan_create(long options, symh_tl_chan_t **chan)
+{
+    symh_tl_ofi_chan_t *c;
+    int status;
+
+    if (!symh_tl_ofi_state.up) {
+        symh_error("ofi: chan_create: transport not initialised");
+        return SYMH_ERR_TRANSPORT;
+    }
+    if (symh_tl_ofi_state.mr_endpoint) {
+        symh_error("ofi: chan_create: provider %s binds memory registrations to one endpoint "
+                   "(FI_MR_ENDPOINT): a context's endpoint cannot use the key slots",
+                   symh_tl_ofi_state.info->fabric_attr->prov_name);
+        return SYMH_ERR_UNSUPPORTED;
+    }
+    c = calloc(1, sizeof(*c));
+    if (c == NULL) {
+        symh_error("ofi: chan_create: out of memory for a channel (%zu bytes)", sizeof(*c));
+        return SYMH_ERR_NO_MEMORY;
+    }
+    pthread_mutex_init(&c->amo_lock, NULL);
+    pthread_mutex_init(&c->bounce_lock, NULL);
+    c->private_use = (options & SYMH_OFI_CTX_PRIVATE) != 0;
+    status = symh_tl_ofi_open_endpoint(c);
+    if (status == SYMH_OK)
+        status = symh_tl_ofi_open_buffers(c);
+    if (status != SYMH_OK) {
+        symh_tl_ofi_chan_free(c);
+        return status;
+    }
+    pthread_mutex_lock(&symh_tl_ofi_state.chan_lock);
+    c->next = symh_tl_ofi_state.chans;
+    if (c->next != NULL)
+        c->next->prev = c;
+    symh_tl_ofi_state.chans = c;
+    pthread_mutex_unlock(&symh_tl_ofi_state.chan_lock);
+    *chan = (symh_tl_chan_t *)(void *)c;
+    return SYMH_OK;
+}
+
+/* Quiets channel `chan` (a failure is logged there and goes no further: the channel goes anyway),
+ * takes it out of the list and frees it. */
 static void symh_tl_ofi_chan_destroy(symh_tl_chan_t *chan)
 {
-    (void)chan;
+    symh_tl_ofi_chan_t *c;
+
+    if (chan == NULL)
+        return;
+    c = symh_tl_ofi_chan(chan);
+    (void)symh_tl_ofi_quiet(chan);
+    pthread_mutex_lock(&symh_tl_ofi_state.chan_lock);
+    if (c->prev != NULL)
+        c->prev->next = c->next;
+    else
+        symh_tl_ofi_state.chans = c->next;
+    if (c->next != NULL)
+        c->next->prev = c->prev;
+    pthread_mutex_unlock(&symh_tl_ofi_state.chan_lock);
+    symh_tl_ofi_chan_free(c);
 }
 
 const symh_tl_nic_t symh_tl_ofi = {
