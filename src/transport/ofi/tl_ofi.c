@@ -1,16 +1,23 @@
-/* transport: the libfabric (OFI) NIC transport (tl_nic.h). One RDM endpoint per PE, an AV table
- * holding every routed PE (this one included: the NIC carries atomics to self), one completion
- * counter counting every RMA and atomic this PE issues, and a CQ bound with selective completion
- * that only reports errors (and drives the provider's manual progress).
+/* transport: the libfabric (OFI) NIC transport (tl_nic.h). One fabric, domain and AV table per
+ * PE, holding every routed PE's default endpoint (this one's included: the NIC carries atomics to
+ * self). A channel (tl.h) is an RDM endpoint on that domain with its own completion counter,
+ * counting every RMA and atomic posted on it, and its own CQ bound with selective completion that
+ * only reports errors (and drives the provider's manual progress), plus the atomics' scratch area
+ * and the bounce pool. The default channel's endpoint is the one peers know and target; a
+ * context's channel (chan_create) only initiates, to the peers' default endpoints, through the
+ * same AV and key slots. Its waits also read the default CQ: under manual progress (tcp, sockets)
+ * a peer's RMA to this PE completes only while this PE drives its default endpoint.
  *
- * Completion: every operation waits for the counter to catch up with the issued count (read the
- * counter first, then the issued count: when it covers the issued count, everything issued before
- * the read has completed, this thread's operation included), so put/get/amo return completed and
- * quiet/fence are the same wait. Memory registration honours what the provider returns in
- * mr_mode: FI_MR_VIRT_ADDR unset means offsets from the registered base of the target (exchanged
- * per slot and PE), FI_MR_PROV_KEY the provider's key (else ours), FI_MR_ENDPOINT a bind to the
- * endpoint, FI_MR_LOCAL descriptors for local buffers (slot MRs, map_local handles, a registered
- * scratch area for atomics; local memory without either is staged: symh_tl_ofi_staged).
+ * Completion: every operation waits for its channel's counter to catch up with the channel's
+ * issued count (read the counter first, then the issued count: when it covers the issued count,
+ * everything issued before the read has completed, this thread's operation included), so
+ * put/get/amo return completed and quiet/fence are the same wait, on that channel alone. Memory
+ * registration honours what the provider returns in mr_mode: FI_MR_VIRT_ADDR unset means offsets
+ * from the registered base of the target (exchanged per slot and PE), FI_MR_PROV_KEY the
+ * provider's key (else ours), FI_MR_ENDPOINT a bind to the default endpoint (so no other
+ * channels), FI_MR_LOCAL descriptors for local buffers (slot MRs, map_local handles, each
+ * channel's registered scratch area for atomics; local memory without either is staged through
+ * the channel's bounce pool: symh_tl_ofi_staged).
  *
  * libfabric is opened at run time (dlopen of libfabric.so.1 when this transport starts), never
  * linked: Debian's libfabric pulls in the PSM libraries, whose constructors install a SIGABRT
@@ -113,15 +120,51 @@ typedef struct {
     char name[FI_NAME_MAX * 4];
 } symh_tl_ofi_hello_t;
 
+/* The bit of the context options (SYMH_CTX_PRIVATE of the public API) that says one thread alone
+ * uses a context. */
+#define SYMH_OFI_CTX_PRIVATE (1L << 1)
+
+/* A channel (tl.h): an endpoint with its own completion queue and counter, and what its
+ * operations use locally. The default channel lives in the state; chan_create makes the others,
+ * linked in the state's list. */
+typedef struct symh_tl_ofi_chan {
+    struct fid_ep *ep;
+    struct fid_cq *cq;     /* selective completion: reports errors only */
+    struct fid_cntr *cntr; /* counts every RMA and atomic posted on ep */
+    int private_use;       /* SYMH_CTX_PRIVATE: one thread uses it, it takes no locks */
+
+    uint64_t issued;   /* operations posted (atomic) */
+    uint64_t err_seen; /* counter errors already reported (atomic) */
+
+    /* Atomics: operand/result area (registered when FI_MR_LOCAL). */
+    uint64_t scratch[4];
+    struct fid_mr *scratch_mr;
+    void *scratch_desc;
+    pthread_mutex_t amo_lock;
+
+    /* The bounce pool (FI_MR_LOCAL only; symh_tl_ofi_staged). Its pieces are taken and drained
+     * under bounce_lock: a drain completes everything posted, then copies each staged get out. */
+    char *bounce;
+    struct fid_mr *bounce_mr;
+    void *bounce_desc;
+    size_t bounce_used; /* bytes taken since the last drain (read unlocked by quiet: atomic) */
+    struct {
+        char *stage;
+        void *dest;
+        size_t bytes;
+    } * bounce_gets; /* n_bounce_gets staged gets to copy out at the next drain */
+    int n_bounce_gets;
+    pthread_mutex_t bounce_lock;
+
+    struct symh_tl_ofi_chan *prev, *next; /* the state's list of channels (not the default) */
+} symh_tl_ofi_chan_t;
+
 static struct {
     int up;
     struct fi_info *info;
     struct fid_fabric *fabric;
     struct fid_domain *domain;
     struct fid_av *av;
-    struct fid_cq *cq;
-    struct fid_cntr *cntr;
-    struct fid_ep *ep;
 
     int my_pe;
     int n_pes;
@@ -137,37 +180,25 @@ static struct {
     uint64_t put_flags; /* fi_writemsg flags: FI_DELIVERY_COMPLETE */
     uint64_t next_key;  /* our keys when the provider does not pick them */
 
-    fi_addr_t *addr;     /* n_pes: FI_ADDR_NOTAVAIL for PEs not routed here */
+    fi_addr_t *addr;     /* n_pes: default endpoints, FI_ADDR_NOTAVAIL for PEs not routed here */
     struct fid_mr **mr;  /* n_slots: this PE's MR of each slot, NULL when unmapped */
     uint64_t *keys;      /* n_slots * n_pes: remote keys */
     uint64_t *bases;     /* n_slots * n_pes: registered base of each PE's slot */
     unsigned char *live; /* n_slots: keys of the slot are valid */
-
-    uint64_t issued;   /* operations posted (atomic) */
-    uint64_t err_seen; /* counter errors already reported (atomic) */
-
-    /* Atomics: operand/result area (registered when FI_MR_LOCAL) and the op support table. */
-    uint64_t scratch[4];
-    struct fid_mr *scratch_mr;
-    void *scratch_desc;
-    pthread_mutex_t amo_lock;
     unsigned char amo_ok[2][SYMH_OFI_N_AMO][2]; /* [4/8 bytes][op][fetching] */
 
-    /* The bounce pool (FI_MR_LOCAL only; symh_tl_ofi_staged). Its pieces are taken and drained
-     * under bounce_lock: a drain completes everything posted, then copies each staged get out. */
-    char *bounce;
-    struct fid_mr *bounce_mr;
-    void *bounce_desc;
-    size_t bounce_used; /* bytes taken since the last drain (read unlocked by quiet: atomic) */
-    struct {
-        char *stage;
-        void *dest;
-        size_t bytes;
-    } * bounce_gets; /* n_bounce_gets staged gets to copy out at the next drain */
-    int n_bounce_gets;
-    pthread_mutex_t bounce_lock;
-} symh_tl_ofi_state = { .amo_lock = PTHREAD_MUTEX_INITIALIZER,
-                        .bounce_lock = PTHREAD_MUTEX_INITIALIZER };
+    symh_tl_ofi_chan_t def;    /* the default channel (NULL) */
+    symh_tl_ofi_chan_t *chans; /* the others, under chan_lock */
+    pthread_mutex_t chan_lock;
+} symh_tl_ofi_state = { .def = { .amo_lock = PTHREAD_MUTEX_INITIALIZER,
+                                 .bounce_lock = PTHREAD_MUTEX_INITIALIZER },
+                        .chan_lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* The channel a context passes (NULL: the default channel). */
+static inline symh_tl_ofi_chan_t *symh_tl_ofi_chan(symh_tl_chan_t *chan)
+{
+    return chan != NULL ? (symh_tl_ofi_chan_t *)(void *)chan : &symh_tl_ofi_state.def;
+}
 
 static const char *symh_tl_ofi_amo_name[SYMH_OFI_N_AMO] = { "fetch", "set", "swap", "cswap",
                                                             "add",   "and", "or",   "xor" };
@@ -177,30 +208,35 @@ static const char *symh_tl_ofi_amo_name[SYMH_OFI_N_AMO] = { "fetch", "set", "swa
         symh_error("ofi: %s failed: %s", (call), symh_tl_ofi_lib.strerror((int)-(ret))); \
     } while (0)
 
-/* Reads the CQ once: drives manual progress, reports error entries. */
-static void symh_tl_ofi_poll_cq(void)
+/* Reads a channel's CQ once: drives manual progress, reports error entries. */
+static void symh_tl_ofi_poll_cq(symh_tl_ofi_chan_t *c)
 {
     struct fi_cq_entry entries[8];
-    ssize_t ret = fi_cq_read(symh_tl_ofi_state.cq, entries, 8);
+    ssize_t ret = fi_cq_read(c->cq, entries, 8);
     if (ret == -FI_EAVAIL) {
         struct fi_cq_err_entry err;
         memset(&err, 0, sizeof(err));
-        if (fi_cq_readerr(symh_tl_ofi_state.cq, &err, 0) > 0) {
+        if (fi_cq_readerr(c->cq, &err, 0) > 0) {
             char buf[256];
             symh_error("ofi: operation failed: %s (%s)", symh_tl_ofi_lib.strerror(err.err),
-                       fi_cq_strerror(symh_tl_ofi_state.cq, err.prov_errno, err.err_data, buf,
-                                      sizeof(buf)));
+                       fi_cq_strerror(c->cq, err.prov_errno, err.err_data, buf, sizeof(buf)));
         }
     }
-    (void)fi_cntr_read(symh_tl_ofi_state.cntr);
+    (void)fi_cntr_read(c->cntr);
 }
 
-/* One round of a wait loop: reads the CQ (progress), then a step of the wait policy. `pending`
- * operations are not complete yet (0: a post the provider refuses with -FI_EAGAIN); the hang
- * watch's line says which. */
-static void symh_tl_ofi_poll(symh_wait_t *w, const char *func, uint64_t pending)
+/* One round of a wait loop on channel `c`: reads its CQ (progress), and the default channel's
+ * when `c` is another: peers target the default endpoints only, and under manual progress a peer
+ * waiting on its context for our default endpoint would otherwise wait for our own context's
+ * wait to end (two PEs each waiting on a get to the other hang). Then a step of the wait policy.
+ * `pending` operations are not complete yet (0: a post the provider refuses with -FI_EAGAIN);
+ * the hang watch's line says which. */
+static void symh_tl_ofi_poll(symh_tl_ofi_chan_t *c, symh_wait_t *w, const char *func,
+                             uint64_t pending)
 {
-    symh_tl_ofi_poll_cq();
+    symh_tl_ofi_poll_cq(c);
+    if (c != &symh_tl_ofi_state.def)
+        symh_tl_ofi_poll_cq(&symh_tl_ofi_state.def);
     if (symh_likely(!symh_wait_step(w)))
         return;
     if (pending > 0)
@@ -214,44 +250,45 @@ static void symh_tl_ofi_poll(symh_wait_t *w, const char *func, uint64_t pending)
     symh_wait_hang_reported();
 }
 
-/* Waits until every operation posted so far has completed. */
-static int symh_tl_ofi_wait_all(const char *func)
+/* Waits until every operation posted so far on channel `c` has completed. */
+static int symh_tl_ofi_wait_all(symh_tl_ofi_chan_t *c, const char *func)
 {
     symh_wait_t w;
 
     symh_wait_start(&w, SYMH_OFI_SPINS);
     for (;;) {
-        uint64_t done = fi_cntr_read(symh_tl_ofi_state.cntr);
-        uint64_t errs = fi_cntr_readerr(symh_tl_ofi_state.cntr);
-        uint64_t issued = __atomic_load_n(&symh_tl_ofi_state.issued, __ATOMIC_ACQUIRE);
-        uint64_t seen = __atomic_load_n(&symh_tl_ofi_state.err_seen, __ATOMIC_RELAXED);
-        if (errs > seen && __atomic_compare_exchange_n(&symh_tl_ofi_state.err_seen, &seen, errs, 0,
+        uint64_t done = fi_cntr_read(c->cntr);
+        uint64_t errs = fi_cntr_readerr(c->cntr);
+        uint64_t issued = __atomic_load_n(&c->issued, __ATOMIC_ACQUIRE);
+        uint64_t seen = __atomic_load_n(&c->err_seen, __ATOMIC_RELAXED);
+        if (errs > seen && __atomic_compare_exchange_n(&c->err_seen, &seen, errs, 0,
                                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-            symh_tl_ofi_poll_cq(); /* logs the error entry when the provider wrote one */
+            symh_tl_ofi_poll_cq(c); /* logs the error entry when the provider wrote one */
             symh_error("ofi: %s: %" PRIu64 " operation(s) failed (fi_cntr_readerr)", func,
                        errs - seen);
             return SYMH_ERR_TRANSPORT;
         }
         if (done + errs >= issued)
             return SYMH_OK;
-        symh_tl_ofi_poll(&w, func, issued - done - errs);
+        symh_tl_ofi_poll(c, &w, func, issued - done - errs);
     }
 }
 
-/* Posts one operation: retries on -FI_EAGAIN while progressing. `post` is evaluated each try. */
-#define SYMH_OFI_POST(call, post)                                               \
-    do {                                                                        \
-        ssize_t post_ret_;                                                      \
-        symh_wait_t post_wait_;                                                 \
-        symh_wait_start(&post_wait_, SYMH_OFI_SPINS);                           \
-        __atomic_add_fetch(&symh_tl_ofi_state.issued, 1, __ATOMIC_ACQ_REL);     \
-        while ((post_ret_ = (post)) == -FI_EAGAIN)                              \
-            symh_tl_ofi_poll(&post_wait_, (call), 0);                           \
-        if (post_ret_ != 0) {                                                   \
-            __atomic_sub_fetch(&symh_tl_ofi_state.issued, 1, __ATOMIC_ACQ_REL); \
-            SYMH_OFI_FAIL(call, post_ret_);                                     \
-            return SYMH_ERR_TRANSPORT;                                          \
-        }                                                                       \
+/* Posts one operation on channel `c`: retries on -FI_EAGAIN while progressing. `post` is
+ * evaluated each try. */
+#define SYMH_OFI_POST(c, call, post)                               \
+    do {                                                           \
+        ssize_t post_ret_;                                         \
+        symh_wait_t post_wait_;                                    \
+        symh_wait_start(&post_wait_, SYMH_OFI_SPINS);              \
+        __atomic_add_fetch(&(c)->issued, 1, __ATOMIC_ACQ_REL);     \
+        while ((post_ret_ = (post)) == -FI_EAGAIN)                 \
+            symh_tl_ofi_poll((c), &post_wait_, (call), 0);         \
+        if (post_ret_ != 0) {                                      \
+            __atomic_sub_fetch(&(c)->issued, 1, __ATOMIC_ACQ_REL); \
+            SYMH_OFI_FAIL(call, post_ret_);                        \
+            return SYMH_ERR_TRANSPORT;                             \
+        }                                                          \
     } while (0)
 
 /* ---- memory registration -------------------------------------------------------------------- */
@@ -268,7 +305,7 @@ static int symh_tl_ofi_mr_reg(void *addr, size_t length, uint64_t access, struct
         return SYMH_ERR_TRANSPORT;
     }
     if (symh_tl_ofi_state.mr_endpoint) {
-        ret = fi_mr_bind(*mr, &symh_tl_ofi_state.ep->fid, 0);
+        ret = fi_mr_bind(*mr, &symh_tl_ofi_state.def.ep->fid, 0);
         if (ret != 0) {
             SYMH_OFI_FAIL("fi_mr_bind", ret);
         } else {
@@ -343,6 +380,27 @@ static void symh_tl_ofi_close_fid(struct fid *fid, const char *what)
         symh_warn("ofi: fi_close(%s) failed: %s", what, symh_tl_ofi_lib.strerror(-ret));
 }
 
+/* Closes what channel `c` opened, in reverse order (each handle NULL once closed). */
+static void symh_tl_ofi_chan_close(symh_tl_ofi_chan_t *c)
+{
+    symh_tl_ofi_mr_close(&c->bounce_mr);
+    free(c->bounce);
+    free(c->bounce_gets);
+    c->bounce = NULL;
+    c->bounce_gets = NULL;
+    c->bounce_desc = NULL;
+    c->bounce_used = 0;
+    c->n_bounce_gets = 0;
+    symh_tl_ofi_mr_close(&c->scratch_mr);
+    c->scratch_desc = NULL;
+    symh_tl_ofi_close_fid(c->ep ? &c->ep->fid : NULL, "ep");
+    symh_tl_ofi_close_fid(c->cntr ? &c->cntr->fid : NULL, "cntr");
+    symh_tl_ofi_close_fid(c->cq ? &c->cq->fid : NULL, "cq");
+    c->ep = NULL;
+    c->cntr = NULL;
+    c->cq = NULL;
+}
+
 static void symh_tl_ofi_teardown(void)
 {
     symh_tl_ofi_state.up = 0;
@@ -350,19 +408,8 @@ static void symh_tl_ofi_teardown(void)
         for (int slot = 0; slot < symh_tl_ofi_state.n_slots; ++slot)
             symh_tl_ofi_mr_close(&symh_tl_ofi_state.mr[slot]);
     }
-    symh_tl_ofi_mr_close(&symh_tl_ofi_state.scratch_mr);
-    symh_tl_ofi_mr_close(&symh_tl_ofi_state.bounce_mr);
-    free(symh_tl_ofi_state.bounce);
-    free(symh_tl_ofi_state.bounce_gets);
-    symh_tl_ofi_state.bounce = NULL;
-    symh_tl_ofi_state.bounce_gets = NULL;
-    symh_tl_ofi_state.bounce_desc = NULL;
-    symh_tl_ofi_state.bounce_used = 0;
-    symh_tl_ofi_state.n_bounce_gets = 0;
-    symh_tl_ofi_close_fid(symh_tl_ofi_state.ep ? &symh_tl_ofi_state.ep->fid : NULL, "ep");
+    symh_tl_ofi_chan_close(&symh_tl_ofi_state.def);
     symh_tl_ofi_close_fid(symh_tl_ofi_state.av ? &symh_tl_ofi_state.av->fid : NULL, "av");
-    symh_tl_ofi_close_fid(symh_tl_ofi_state.cq ? &symh_tl_ofi_state.cq->fid : NULL, "cq");
-    symh_tl_ofi_close_fid(symh_tl_ofi_state.cntr ? &symh_tl_ofi_state.cntr->fid : NULL, "cntr");
     symh_tl_ofi_close_fid(symh_tl_ofi_state.domain ? &symh_tl_ofi_state.domain->fid : NULL,
                           "domain");
     symh_tl_ofi_close_fid(symh_tl_ofi_state.fabric ? &symh_tl_ofi_state.fabric->fid : NULL,
@@ -374,10 +421,7 @@ static void symh_tl_ofi_teardown(void)
     free(symh_tl_ofi_state.keys);
     free(symh_tl_ofi_state.bases);
     free(symh_tl_ofi_state.live);
-    symh_tl_ofi_state.ep = NULL;
     symh_tl_ofi_state.av = NULL;
-    symh_tl_ofi_state.cq = NULL;
-    symh_tl_ofi_state.cntr = NULL;
     symh_tl_ofi_state.domain = NULL;
     symh_tl_ofi_state.fabric = NULL;
     symh_tl_ofi_state.info = NULL;
@@ -386,7 +430,6 @@ static void symh_tl_ofi_teardown(void)
     symh_tl_ofi_state.keys = NULL;
     symh_tl_ofi_state.bases = NULL;
     symh_tl_ofi_state.live = NULL;
-    symh_tl_ofi_state.scratch_desc = NULL;
 }
 
 /* fi_getinfo with our hints; `mr_local`: also accept providers that need local descriptors;
@@ -444,15 +487,16 @@ static void symh_tl_ofi_check_atomics(void)
                 size_t count = 0;
                 int ok;
                 if (op == SYMH_TL_AMO_CSWAP)
-                    ok = fetch &&
-                         fi_compare_atomicvalid(symh_tl_ofi_state.ep, dt, base_op[op], &count) == 0;
+                    ok = fetch && fi_compare_atomicvalid(symh_tl_ofi_state.def.ep, dt, base_op[op],
+                                                         &count) == 0;
                 else if (op == SYMH_TL_AMO_FETCH || op == SYMH_TL_AMO_SWAP)
-                    ok = fetch &&
-                         fi_fetch_atomicvalid(symh_tl_ofi_state.ep, dt, base_op[op], &count) == 0;
+                    ok = fetch && fi_fetch_atomicvalid(symh_tl_ofi_state.def.ep, dt, base_op[op],
+                                                       &count) == 0;
                 else if (fetch)
-                    ok = fi_fetch_atomicvalid(symh_tl_ofi_state.ep, dt, base_op[op], &count) == 0;
+                    ok = fi_fetch_atomicvalid(symh_tl_ofi_state.def.ep, dt, base_op[op], &count) ==
+                         0;
                 else
-                    ok = fi_atomicvalid(symh_tl_ofi_state.ep, dt, base_op[op], &count) == 0;
+                    ok = fi_atomicvalid(symh_tl_ofi_state.def.ep, dt, base_op[op], &count) == 0;
                 ok = ok && count >= 1 && !lacking;
                 symh_tl_ofi_state.amo_ok[t][op][fetch] = (unsigned char)ok;
             }
@@ -524,8 +568,8 @@ static int symh_tl_ofi_pick(int thread_multiple)
     return SYMH_OK;
 }
 
-/* Init step 2: fabric, domain, address vector, completion queue and counter (each handle is set
- * only once open, so teardown closes exactly what was opened). */
+/* Init step 2: fabric, domain and address vector (each handle is set only once open, so
+ * teardown closes exactly what was opened). */
 static int symh_tl_ofi_open_domain(void)
 {
     struct fi_info *info = symh_tl_ofi_state.info;
@@ -549,96 +593,93 @@ static int symh_tl_ofi_open_domain(void)
         SYMH_OFI_FAIL("fi_av_open", ret);
         return SYMH_ERR_TRANSPORT;
     }
+    return SYMH_OK;
+}
+
+/* Init step 3, and chan_create: channel `c`'s completion queue, counter and endpoint (bound to
+ * the shared address vector, the queue and the counter, enabled). Each handle is set only once
+ * open, so symh_tl_ofi_chan_close closes exactly what was opened. */
+static int symh_tl_ofi_open_endpoint(symh_tl_ofi_chan_t *c)
+{
     struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE };
-    ret = fi_cq_open(symh_tl_ofi_state.domain, &cq_attr, &symh_tl_ofi_state.cq, NULL);
+    int ret = fi_cq_open(symh_tl_ofi_state.domain, &cq_attr, &c->cq, NULL);
+
     if (ret != 0) {
-        symh_tl_ofi_state.cq = NULL;
+        c->cq = NULL;
         SYMH_OFI_FAIL("fi_cq_open", ret);
         return SYMH_ERR_TRANSPORT;
     }
     struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE };
-    ret = fi_cntr_open(symh_tl_ofi_state.domain, &cntr_attr, &symh_tl_ofi_state.cntr, NULL);
+    ret = fi_cntr_open(symh_tl_ofi_state.domain, &cntr_attr, &c->cntr, NULL);
     if (ret != 0) {
         cntr_attr.wait_obj = FI_WAIT_UNSPEC;
-        ret = fi_cntr_open(symh_tl_ofi_state.domain, &cntr_attr, &symh_tl_ofi_state.cntr, NULL);
+        ret = fi_cntr_open(symh_tl_ofi_state.domain, &cntr_attr, &c->cntr, NULL);
     }
     if (ret != 0) {
-        symh_tl_ofi_state.cntr = NULL;
+        c->cntr = NULL;
         SYMH_OFI_FAIL("fi_cntr_open", ret);
         return SYMH_ERR_TRANSPORT;
     }
-    return SYMH_OK;
-}
-
-/* Init step 3: the endpoint, bound to the address vector, the queue and the counter, enabled;
- * its name (what peers insert into their address vectors) into `name`, its length into
- * `*name_len`. */
-static int symh_tl_ofi_open_endpoint(char *name, size_t *name_len)
-{
-    int ret =
-        fi_endpoint(symh_tl_ofi_state.domain, symh_tl_ofi_state.info, &symh_tl_ofi_state.ep, NULL);
-
+    ret = fi_endpoint(symh_tl_ofi_state.domain, symh_tl_ofi_state.info, &c->ep, NULL);
     if (ret != 0) {
-        symh_tl_ofi_state.ep = NULL;
+        c->ep = NULL;
         SYMH_OFI_FAIL("fi_endpoint", ret);
         return SYMH_ERR_TRANSPORT;
     }
-    ret = fi_ep_bind(symh_tl_ofi_state.ep, &symh_tl_ofi_state.av->fid, 0);
+    ret = fi_ep_bind(c->ep, &symh_tl_ofi_state.av->fid, 0);
     if (ret != 0) {
         SYMH_OFI_FAIL("fi_ep_bind(av)", ret);
         return SYMH_ERR_TRANSPORT;
     }
-    ret = fi_ep_bind(symh_tl_ofi_state.ep, &symh_tl_ofi_state.cq->fid,
-                     FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION);
+    ret = fi_ep_bind(c->ep, &c->cq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION);
     if (ret != 0) {
         SYMH_OFI_FAIL("fi_ep_bind(cq)", ret);
         return SYMH_ERR_TRANSPORT;
     }
-    ret = fi_ep_bind(symh_tl_ofi_state.ep, &symh_tl_ofi_state.cntr->fid, FI_WRITE | FI_READ);
+    ret = fi_ep_bind(c->ep, &c->cntr->fid, FI_WRITE | FI_READ);
     if (ret != 0) {
         SYMH_OFI_FAIL("fi_ep_bind(cntr)", ret);
         return SYMH_ERR_TRANSPORT;
     }
-    ret = fi_enable(symh_tl_ofi_state.ep);
+    ret = fi_enable(c->ep);
     if (ret != 0) {
         SYMH_OFI_FAIL("fi_enable", ret);
-        return SYMH_ERR_TRANSPORT;
-    }
-    ret = fi_getname(&symh_tl_ofi_state.ep->fid, name, name_len);
-    if (ret != 0) {
-        SYMH_OFI_FAIL("fi_getname", ret);
-        *name_len = 0;
         return SYMH_ERR_TRANSPORT;
     }
     return SYMH_OK;
 }
 
-/* Init step 4: the scratch buffer's registration (providers that need local descriptors), the
- * provider's atomics, and slot 0 (internal area and heap) registered for remote access; its key
- * into *key. */
+/* Init step 4, and chan_create: channel `c`'s local buffers under FI_MR_LOCAL, registered (the
+ * atomics' scratch area and the bounce pool); nothing otherwise. */
+static int symh_tl_ofi_open_buffers(symh_tl_ofi_chan_t *c)
+{
+    int status;
+
+    if (!symh_tl_ofi_state.mr_local)
+        return SYMH_OK;
+    status = symh_tl_ofi_mr_reg(c->scratch, sizeof(c->scratch), FI_READ | FI_WRITE, &c->scratch_mr);
+    if (status != SYMH_OK)
+        return status;
+    c->scratch_desc = fi_mr_desc(c->scratch_mr);
+    c->bounce = aligned_alloc(SYMH_OFI_BOUNCE_ALIGN, SYMH_OFI_BOUNCE_SIZE);
+    c->bounce_gets = calloc(SYMH_OFI_BOUNCE_GETS, sizeof(*c->bounce_gets));
+    if (c->bounce == NULL || c->bounce_gets == NULL) {
+        symh_error("ofi: out of memory for the bounce pool (%d bytes)", SYMH_OFI_BOUNCE_SIZE);
+        return SYMH_ERR_NO_MEMORY;
+    }
+    status = symh_tl_ofi_mr_reg(c->bounce, SYMH_OFI_BOUNCE_SIZE, FI_READ | FI_WRITE, &c->bounce_mr);
+    if (status != SYMH_OK)
+        return status;
+    c->bounce_desc = fi_mr_desc(c->bounce_mr);
+    return SYMH_OK;
+}
+
+/* Init step 5: the provider's atomics, and slot 0 (internal area and heap) registered for remote
+ * access; its key into *key. */
 static int symh_tl_ofi_register_window(void *base, size_t length, uint64_t *key)
 {
     int status;
 
-    if (symh_tl_ofi_state.mr_local) {
-        status = symh_tl_ofi_mr_reg(symh_tl_ofi_state.scratch, sizeof(symh_tl_ofi_state.scratch),
-                                    FI_READ | FI_WRITE, &symh_tl_ofi_state.scratch_mr);
-        if (status != SYMH_OK)
-            return status;
-        symh_tl_ofi_state.scratch_desc = fi_mr_desc(symh_tl_ofi_state.scratch_mr);
-        symh_tl_ofi_state.bounce = aligned_alloc(SYMH_OFI_BOUNCE_ALIGN, SYMH_OFI_BOUNCE_SIZE);
-        symh_tl_ofi_state.bounce_gets =
-            calloc(SYMH_OFI_BOUNCE_GETS, sizeof(*symh_tl_ofi_state.bounce_gets));
-        if (symh_tl_ofi_state.bounce == NULL || symh_tl_ofi_state.bounce_gets == NULL) {
-            symh_error("ofi: out of memory for the bounce pool (%d bytes)", SYMH_OFI_BOUNCE_SIZE);
-            return SYMH_ERR_NO_MEMORY;
-        }
-        status = symh_tl_ofi_mr_reg(symh_tl_ofi_state.bounce, SYMH_OFI_BOUNCE_SIZE,
-                                    FI_READ | FI_WRITE, &symh_tl_ofi_state.bounce_mr);
-        if (status != SYMH_OK)
-            return status;
-        symh_tl_ofi_state.bounce_desc = fi_mr_desc(symh_tl_ofi_state.bounce_mr);
-    }
     symh_tl_ofi_check_atomics();
     if (symh_fault_hit("ofi: open")) {
         symh_error("ofi: opening the endpoint failed (fault injection)");
@@ -661,7 +702,18 @@ static int symh_tl_ofi_open(void *base, size_t length, int thread_multiple, char
     if (status == SYMH_OK)
         status = symh_tl_ofi_open_domain();
     if (status == SYMH_OK)
-        status = symh_tl_ofi_open_endpoint(name, name_len);
+        status = symh_tl_ofi_open_endpoint(&symh_tl_ofi_state.def);
+    if (status == SYMH_OK) {
+        /* The default endpoint's name: what peers insert into their address vectors. */
+        int ret = fi_getname(&symh_tl_ofi_state.def.ep->fid, name, name_len);
+        if (ret != 0) {
+            SYMH_OFI_FAIL("fi_getname", ret);
+            *name_len = 0;
+            status = SYMH_ERR_TRANSPORT;
+        }
+    }
+    if (status == SYMH_OK)
+        status = symh_tl_ofi_open_buffers(&symh_tl_ofi_state.def);
     if (status == SYMH_OK)
         status = symh_tl_ofi_register_window(base, length, key);
     return status;
@@ -727,8 +779,9 @@ static int symh_tl_ofi_init(void *base, size_t length, int thread_multiple)
     symh_tl_ofi_state.n_pes = symh_boot_info.n_pes;
     symh_tl_ofi_state.n_slots = symh_tl_nic_n_slots;
     symh_tl_ofi_state.thread_multiple = thread_multiple;
-    symh_tl_ofi_state.issued = 0;
-    symh_tl_ofi_state.err_seen = 0;
+    symh_tl_ofi_state.def.issued = 0;
+    symh_tl_ofi_state.def.err_seen = 0;
+    symh_tl_ofi_state.def.private_use = 0;
 
     /* Local steps; a PE that failed still takes part in both exchanges below. */
     status = symh_tl_ofi_alloc_tables(symh_tl_ofi_state.n_pes);
@@ -757,9 +810,25 @@ static int symh_tl_ofi_init(void *base, size_t length, int thread_multiple)
 }
 
 static int symh_tl_ofi_quiet(symh_tl_chan_t *chan);
+static void symh_tl_ofi_chan_destroy(symh_tl_chan_t *chan);
 
+/* The caller destroys every context's channel first; one still open here (a context the program
+ * never destroyed) is destroyed with a warning, since its endpoint would keep the domain open. */
 static void symh_tl_ofi_fini(void)
 {
+    int left = 0;
+
+    for (;;) {
+        pthread_mutex_lock(&symh_tl_ofi_state.chan_lock);
+        symh_tl_ofi_chan_t *c = symh_tl_ofi_state.chans;
+        pthread_mutex_unlock(&symh_tl_ofi_state.chan_lock);
+        if (c == NULL)
+            break;
+        symh_tl_ofi_chan_destroy((symh_tl_chan_t *)(void *)c);
+        ++left;
+    }
+    if (left > 0)
+        symh_warn("ofi: fini: %d context channel(s) were still open (destroyed here)", left);
     if (symh_tl_ofi_state.up)
         (void)symh_tl_ofi_quiet(NULL);
     symh_tl_ofi_teardown();
@@ -867,10 +936,10 @@ static int symh_tl_ofi_desc(const void *addr, size_t bytes, void **desc)
 }
 
 /* Posts a put (writes delivered at the target before they count as complete, so quiet is remote
- * completion) or a get between `local` (descriptor `desc`) and the target, in chunks of at most
- * max_msg bytes; complete once the counter covers them (symh_tl_ofi_wait_all). */
-static int symh_tl_ofi_post(int is_put, char *local, void *desc, size_t bytes, int pe,
-                            uint64_t raddr, uint64_t key, void *context)
+ * completion) or a get between `local` (descriptor `desc`) and the target on channel `c`, in
+ * chunks of at most max_msg bytes; complete once the counter covers them (symh_tl_ofi_wait_all). */
+static int symh_tl_ofi_post(symh_tl_ofi_chan_t *c, int is_put, char *local, void *desc,
+                            size_t bytes, int pe, uint64_t raddr, uint64_t key, void *context)
 {
     for (size_t done = 0; done < bytes;) {
         size_t chunk =
@@ -885,38 +954,47 @@ static int symh_tl_ofi_post(int is_put, char *local, void *desc, size_t bytes, i
                                   .rma_iov_count = 1,
                                   .context = context };
         if (is_put)
-            SYMH_OFI_POST("fi_writemsg",
-                          fi_writemsg(symh_tl_ofi_state.ep, &msg, symh_tl_ofi_state.put_flags));
+            SYMH_OFI_POST(c, "fi_writemsg", fi_writemsg(c->ep, &msg, symh_tl_ofi_state.put_flags));
         else
-            SYMH_OFI_POST("fi_readmsg", fi_readmsg(symh_tl_ofi_state.ep, &msg, 0));
+            SYMH_OFI_POST(c, "fi_readmsg", fi_readmsg(c->ep, &msg, 0));
         done += chunk;
     }
     return SYMH_OK;
 }
 
-/* With bounce_lock held: completes everything posted (the bounce pool's transfers among it),
- * copies each staged get to its destination and frees the whole pool. */
-static int symh_tl_ofi_bounce_drain(const char *func)
+/* Takes or releases channel `c`'s bounce_lock (not for a channel one thread alone uses). */
+static void symh_tl_ofi_bounce_lock(symh_tl_ofi_chan_t *c, int take)
 {
-    int status = symh_tl_ofi_wait_all(func);
+    if (c->private_use)
+        return;
+    if (take)
+        pthread_mutex_lock(&c->bounce_lock);
+    else
+        pthread_mutex_unlock(&c->bounce_lock);
+}
 
-    for (int i = 0; i < symh_tl_ofi_state.n_bounce_gets && status == SYMH_OK; ++i)
-        memcpy(symh_tl_ofi_state.bounce_gets[i].dest, symh_tl_ofi_state.bounce_gets[i].stage,
-               symh_tl_ofi_state.bounce_gets[i].bytes);
-    symh_tl_ofi_state.n_bounce_gets = 0;
-    __atomic_store_n(&symh_tl_ofi_state.bounce_used, 0, __ATOMIC_RELAXED);
+/* With `c`'s bounce_lock held: completes everything posted on `c` (the bounce pool's transfers
+ * among it), copies each staged get to its destination and frees the whole pool. */
+static int symh_tl_ofi_bounce_drain(symh_tl_ofi_chan_t *c, const char *func)
+{
+    int status = symh_tl_ofi_wait_all(c, func);
+
+    for (int i = 0; i < c->n_bounce_gets && status == SYMH_OK; ++i)
+        memcpy(c->bounce_gets[i].dest, c->bounce_gets[i].stage, c->bounce_gets[i].bytes);
+    c->n_bounce_gets = 0;
+    __atomic_store_n(&c->bounce_used, 0, __ATOMIC_RELAXED);
     return status;
 }
 
 /* A transfer whose local side has no descriptor, on a provider that wants one (FI_MR_LOCAL): up
- * to SYMH_OFI_BOUNCE_MAX bytes through a piece of the bounce pool (a put's data copied there
- * before the post, so the user's buffer is free at once; a get's copied out at the next drain:
- * at once when blocking, else the quiet, or a later transfer that finds the pool full); larger
- * ones through a registration of the user's memory for this transfer alone, closed once it
+ * to SYMH_OFI_BOUNCE_MAX bytes through a piece of channel `c`'s bounce pool (a put's data copied
+ * there before the post, so the user's buffer is free at once; a get's copied out at the next
+ * drain: at once when blocking, else the quiet, or a later transfer that finds the pool full);
+ * larger ones through a registration of the user's memory for this transfer alone, closed once it
  * completed (so such a transfer waits, nbi included). Nothing is cached: no registration can
  * outlive the memory it covers. */
-static int symh_tl_ofi_staged(int is_put, char *local, size_t bytes, int pe, uint64_t raddr,
-                              uint64_t key, int wait)
+static int symh_tl_ofi_staged(symh_tl_ofi_chan_t *c, int is_put, char *local, size_t bytes, int pe,
+                              uint64_t raddr, uint64_t key, int wait)
 {
     const char *func = is_put ? "put" : "get";
     struct fi_context2 ctx;
@@ -929,49 +1007,48 @@ static int symh_tl_ofi_staged(int is_put, char *local, size_t bytes, int pe, uin
         status = symh_tl_ofi_mr_reg(local, bytes, FI_READ | FI_WRITE, &mr);
         if (status != SYMH_OK)
             return status;
-        status = symh_tl_ofi_post(is_put, local, fi_mr_desc(mr), bytes, pe, raddr, key, context);
-        done = symh_tl_ofi_wait_all(func); /* what was posted, before the registration goes */
+        status = symh_tl_ofi_post(c, is_put, local, fi_mr_desc(mr), bytes, pe, raddr, key, context);
+        done = symh_tl_ofi_wait_all(c, func); /* what was posted, before the registration goes */
         symh_tl_ofi_mr_close(&mr);
         return status != SYMH_OK ? status : done;
     }
     size_t piece =
         (bytes + SYMH_OFI_BOUNCE_ALIGN - 1) / SYMH_OFI_BOUNCE_ALIGN * SYMH_OFI_BOUNCE_ALIGN;
-    pthread_mutex_lock(&symh_tl_ofi_state.bounce_lock);
+    symh_tl_ofi_bounce_lock(c, 1);
     status = SYMH_OK;
-    if (symh_tl_ofi_state.bounce_used + piece > SYMH_OFI_BOUNCE_SIZE ||
-        symh_tl_ofi_state.n_bounce_gets == SYMH_OFI_BOUNCE_GETS)
-        status = symh_tl_ofi_bounce_drain(func);
+    if (c->bounce_used + piece > SYMH_OFI_BOUNCE_SIZE || c->n_bounce_gets == SYMH_OFI_BOUNCE_GETS)
+        status = symh_tl_ofi_bounce_drain(c, func);
     if (status == SYMH_OK) {
-        char *stage = symh_tl_ofi_state.bounce + symh_tl_ofi_state.bounce_used;
+        char *stage = c->bounce + c->bounce_used;
 
         if (is_put)
             memcpy(stage, local, bytes);
-        status = symh_tl_ofi_post(is_put, stage, symh_tl_ofi_state.bounce_desc, bytes, pe, raddr,
-                                  key, context);
+        status = symh_tl_ofi_post(c, is_put, stage, c->bounce_desc, bytes, pe, raddr, key, context);
         if (status == SYMH_OK) {
-            __atomic_store_n(&symh_tl_ofi_state.bounce_used, symh_tl_ofi_state.bounce_used + piece,
-                             __ATOMIC_RELAXED);
+            __atomic_store_n(&c->bounce_used, c->bounce_used + piece, __ATOMIC_RELAXED);
             if (!is_put) {
-                int i = symh_tl_ofi_state.n_bounce_gets++;
+                int i = c->n_bounce_gets++;
 
-                symh_tl_ofi_state.bounce_gets[i].stage = stage;
-                symh_tl_ofi_state.bounce_gets[i].dest = local;
-                symh_tl_ofi_state.bounce_gets[i].bytes = bytes;
+                c->bounce_gets[i].stage = stage;
+                c->bounce_gets[i].dest = local;
+                c->bounce_gets[i].bytes = bytes;
             }
         }
         /* A provider that wants a context per operation keeps it until completion: wait. */
         if (status == SYMH_OK && (wait || context != NULL))
-            status = symh_tl_ofi_bounce_drain(func);
+            status = symh_tl_ofi_bounce_drain(c, func);
     }
-    pthread_mutex_unlock(&symh_tl_ofi_state.bounce_lock);
+    symh_tl_ofi_bounce_lock(c, 0);
     return status;
 }
 
-/* A put or get of `bytes`; `wait`: returns when done. Registered local memory (or any, where the
- * provider needs no descriptors) is posted as it is; other memory under FI_MR_LOCAL is staged. */
-static int symh_tl_ofi_xfer(int is_put, void *dest, const void *source, size_t bytes, int pe,
-                            int wait)
+/* A put or get of `bytes` on channel `chan`; `wait`: returns when done. Registered local memory
+ * (or any, where the provider needs no descriptors) is posted as it is; other memory under
+ * FI_MR_LOCAL is staged. */
+static int symh_tl_ofi_xfer(symh_tl_chan_t *chan, int is_put, void *dest, const void *source,
+                            size_t bytes, int pe, int wait)
 {
+    symh_tl_ofi_chan_t *c = symh_tl_ofi_chan(chan);
     const char *func = is_put ? "put" : "get";
     char *local = is_put ? (char *)(uintptr_t)source : (char *)dest;
     uint64_t raddr, key;
@@ -982,52 +1059,50 @@ static int symh_tl_ofi_xfer(int is_put, void *dest, const void *source, size_t b
     if (status != SYMH_OK)
         return status;
     if (symh_tl_ofi_state.mr_local && symh_tl_ofi_desc(local, bytes, &desc) != SYMH_OK)
-        return symh_tl_ofi_staged(is_put, local, bytes, pe, raddr, key, wait);
+        return symh_tl_ofi_staged(c, is_put, local, bytes, pe, raddr, key, wait);
     /* Providers that want an fi_context per operation keep it until it completes: wait then. */
     struct fi_context2 ctx;
     void *context = symh_tl_ofi_state.need_ctx ? &ctx : NULL;
     if (symh_tl_ofi_state.need_ctx)
         wait = 1;
-    status = symh_tl_ofi_post(is_put, local, desc, bytes, pe, raddr, key, context);
+    status = symh_tl_ofi_post(c, is_put, local, desc, bytes, pe, raddr, key, context);
     if (status != SYMH_OK)
         return status;
-    return wait ? symh_tl_ofi_wait_all(func) : SYMH_OK;
+    return wait ? symh_tl_ofi_wait_all(c, func) : SYMH_OK;
 }
 
 static int symh_tl_ofi_put(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
                            int pe)
 {
-    (void)chan;
-    return symh_tl_ofi_xfer(1, dest, source, bytes, pe, 1);
+    return symh_tl_ofi_xfer(chan, 1, dest, source, bytes, pe, 1);
 }
 
 static int symh_tl_ofi_get(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
                            int pe)
 {
-    (void)chan;
-    return symh_tl_ofi_xfer(0, dest, (void *)(uintptr_t)source, bytes, pe, 1);
+    return symh_tl_ofi_xfer(chan, 0, dest, (void *)(uintptr_t)source, bytes, pe, 1);
 }
 
 static int symh_tl_ofi_put_nbi(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
                                int pe)
 {
-    (void)chan;
-    return symh_tl_ofi_xfer(1, dest, source, bytes, pe, 0);
+    return symh_tl_ofi_xfer(chan, 1, dest, source, bytes, pe, 0);
 }
 
 static int symh_tl_ofi_get_nbi(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
                                int pe)
 {
-    (void)chan;
-    return symh_tl_ofi_xfer(0, dest, (void *)(uintptr_t)source, bytes, pe, 0);
+    return symh_tl_ofi_xfer(chan, 0, dest, (void *)(uintptr_t)source, bytes, pe, 0);
 }
 
-/* A non-fetching atomic, delivered at the target before it counts as complete. */
-static ssize_t symh_tl_ofi_atomic_deliver(enum fi_datatype dt, enum fi_op fop, fi_addr_t peer,
-                                          uint64_t raddr, uint64_t key, void *context)
+/* A non-fetching atomic from channel `c`'s scratch area, delivered at the target before it counts
+ * as complete. */
+static ssize_t symh_tl_ofi_atomic_deliver(symh_tl_ofi_chan_t *c, enum fi_datatype dt,
+                                          enum fi_op fop, fi_addr_t peer, uint64_t raddr,
+                                          uint64_t key, void *context)
 {
-    void *desc = symh_tl_ofi_state.scratch_desc;
-    struct fi_ioc ioc = { .addr = &symh_tl_ofi_state.scratch[0], .count = 1 };
+    void *desc = c->scratch_desc;
+    struct fi_ioc ioc = { .addr = &c->scratch[0], .count = 1 };
     struct fi_rma_ioc rma = { .addr = raddr, .count = 1, .key = key };
     struct fi_msg_atomic msg = { .msg_iov = &ioc,
                                  .desc = &desc,
@@ -1038,45 +1113,43 @@ static ssize_t symh_tl_ofi_atomic_deliver(enum fi_datatype dt, enum fi_op fop, f
                                  .datatype = dt,
                                  .op = fop,
                                  .context = context };
-    return fi_atomicmsg(symh_tl_ofi_state.ep, &msg, symh_tl_ofi_state.put_flags);
+    return fi_atomicmsg(c->ep, &msg, symh_tl_ofi_state.put_flags);
 }
 
-/* Posts one atomic from the scratch area (operand at [0], compare at [1], result at [2]). */
-static int symh_tl_ofi_amo_post(symh_tl_amo_op_t op, enum fi_datatype dt, int fetching, int pe,
-                                uint64_t raddr, uint64_t key)
+/* Posts one atomic on channel `c` from its scratch area (operand at [0], compare at [1], result at
+ * [2]) and waits for it. */
+static int symh_tl_ofi_amo_post(symh_tl_ofi_chan_t *c, symh_tl_amo_op_t op, enum fi_datatype dt,
+                                int fetching, int pe, uint64_t raddr, uint64_t key)
 {
     struct fi_context2 ctx;
-    void *desc = symh_tl_ofi_state.scratch_desc;
+    void *desc = c->scratch_desc;
     fi_addr_t peer = symh_tl_ofi_state.addr[pe];
+    uint64_t *s = c->scratch;
     switch (op) {
     case SYMH_TL_AMO_FETCH:
-        SYMH_OFI_POST("fi_fetch_atomic",
-                      fi_fetch_atomic(symh_tl_ofi_state.ep, &symh_tl_ofi_state.scratch[0], 1, desc,
-                                      &symh_tl_ofi_state.scratch[2], desc, peer, raddr, key, dt,
+        SYMH_OFI_POST(c, "fi_fetch_atomic",
+                      fi_fetch_atomic(c->ep, &s[0], 1, desc, &s[2], desc, peer, raddr, key, dt,
                                       FI_ATOMIC_READ, &ctx));
         break;
     case SYMH_TL_AMO_SET:
         if (fetching)
-            SYMH_OFI_POST("fi_fetch_atomic",
-                          fi_fetch_atomic(symh_tl_ofi_state.ep, &symh_tl_ofi_state.scratch[0], 1,
-                                          desc, &symh_tl_ofi_state.scratch[2], desc, peer, raddr,
-                                          key, dt, FI_ATOMIC_WRITE, &ctx));
+            SYMH_OFI_POST(c, "fi_fetch_atomic",
+                          fi_fetch_atomic(c->ep, &s[0], 1, desc, &s[2], desc, peer, raddr, key, dt,
+                                          FI_ATOMIC_WRITE, &ctx));
         else
-            SYMH_OFI_POST("fi_atomicmsg",
-                          symh_tl_ofi_atomic_deliver(dt, FI_ATOMIC_WRITE, peer, raddr, key, &ctx));
+            SYMH_OFI_POST(
+                c, "fi_atomicmsg",
+                symh_tl_ofi_atomic_deliver(c, dt, FI_ATOMIC_WRITE, peer, raddr, key, &ctx));
         break;
     case SYMH_TL_AMO_SWAP:
-        SYMH_OFI_POST("fi_fetch_atomic",
-                      fi_fetch_atomic(symh_tl_ofi_state.ep, &symh_tl_ofi_state.scratch[0], 1, desc,
-                                      &symh_tl_ofi_state.scratch[2], desc, peer, raddr, key, dt,
+        SYMH_OFI_POST(c, "fi_fetch_atomic",
+                      fi_fetch_atomic(c->ep, &s[0], 1, desc, &s[2], desc, peer, raddr, key, dt,
                                       FI_ATOMIC_WRITE, &ctx));
         break;
     case SYMH_TL_AMO_CSWAP:
-        SYMH_OFI_POST("fi_compare_atomic",
-                      fi_compare_atomic(symh_tl_ofi_state.ep, &symh_tl_ofi_state.scratch[0], 1,
-                                        desc, &symh_tl_ofi_state.scratch[1], desc,
-                                        &symh_tl_ofi_state.scratch[2], desc, peer, raddr, key, dt,
-                                        FI_CSWAP, &ctx));
+        SYMH_OFI_POST(c, "fi_compare_atomic",
+                      fi_compare_atomic(c->ep, &s[0], 1, desc, &s[1], desc, &s[2], desc, peer,
+                                        raddr, key, dt, FI_CSWAP, &ctx));
         break;
     default: {
         enum fi_op fop = op == SYMH_TL_AMO_ADD   ? FI_SUM
@@ -1084,23 +1157,22 @@ static int symh_tl_ofi_amo_post(symh_tl_amo_op_t op, enum fi_datatype dt, int fe
                          : op == SYMH_TL_AMO_OR  ? FI_BOR
                                                  : FI_BXOR;
         if (fetching)
-            SYMH_OFI_POST("fi_fetch_atomic",
-                          fi_fetch_atomic(symh_tl_ofi_state.ep, &symh_tl_ofi_state.scratch[0], 1,
-                                          desc, &symh_tl_ofi_state.scratch[2], desc, peer, raddr,
-                                          key, dt, fop, &ctx));
+            SYMH_OFI_POST(c, "fi_fetch_atomic",
+                          fi_fetch_atomic(c->ep, &s[0], 1, desc, &s[2], desc, peer, raddr, key, dt,
+                                          fop, &ctx));
         else
-            SYMH_OFI_POST("fi_atomicmsg",
-                          symh_tl_ofi_atomic_deliver(dt, fop, peer, raddr, key, &ctx));
+            SYMH_OFI_POST(c, "fi_atomicmsg",
+                          symh_tl_ofi_atomic_deliver(c, dt, fop, peer, raddr, key, &ctx));
         break;
     }
     }
-    return symh_tl_ofi_wait_all("amo");
+    return symh_tl_ofi_wait_all(c, "amo");
 }
 
 static int symh_tl_ofi_amo(symh_tl_chan_t *chan, symh_tl_amo_op_t op, void *dest, size_t size,
                            const void *value, const void *cond, void *fetched, int pe)
 {
-    (void)chan;
+    symh_tl_ofi_chan_t *c = symh_tl_ofi_chan(chan);
     if ((size != 4 && size != 8) || (int)op < 0 || (int)op >= SYMH_OFI_N_AMO) {
         symh_error("ofi: amo: unsupported operation %d on %zu bytes", (int)op, size);
         return SYMH_ERR_INVALID_ARG;
@@ -1125,32 +1197,36 @@ static int symh_tl_ofi_amo(symh_tl_chan_t *chan, symh_tl_amo_op_t op, void *dest
     if (status != SYMH_OK)
         return status;
     enum fi_datatype dt = size == 8 ? FI_UINT64 : FI_UINT32;
-    if (symh_tl_ofi_state.thread_multiple)
-        pthread_mutex_lock(&symh_tl_ofi_state.amo_lock);
-    memset(symh_tl_ofi_state.scratch, 0, sizeof(symh_tl_ofi_state.scratch));
+    /* The scratch area is the channel's: threads sharing the channel take turns. */
+    int locked = symh_tl_ofi_state.thread_multiple && !c->private_use;
+    if (locked)
+        pthread_mutex_lock(&c->amo_lock);
+    memset(c->scratch, 0, sizeof(c->scratch));
     if (value != NULL)
-        memcpy(&symh_tl_ofi_state.scratch[0], value, size);
+        memcpy(&c->scratch[0], value, size);
     if (cond != NULL)
-        memcpy(&symh_tl_ofi_state.scratch[1], cond, size);
-    status = symh_tl_ofi_amo_post(op, dt, fetching, pe, raddr, key);
+        memcpy(&c->scratch[1], cond, size);
+    status = symh_tl_ofi_amo_post(c, op, dt, fetching, pe, raddr, key);
     if (status == SYMH_OK && fetched != NULL && fetching)
-        memcpy(fetched, &symh_tl_ofi_state.scratch[2], size);
-    if (symh_tl_ofi_state.thread_multiple)
-        pthread_mutex_unlock(&symh_tl_ofi_state.amo_lock);
+        memcpy(fetched, &c->scratch[2], size);
+    if (locked)
+        pthread_mutex_unlock(&c->amo_lock);
     return status;
 }
 
+/* Completes what channel `chan` issued: waits for its counter alone (another context's traffic
+ * is not waited for), then drains its bounce pool. */
 static int symh_tl_ofi_quiet(symh_tl_chan_t *chan)
 {
-    (void)chan;
+    symh_tl_ofi_chan_t *c = symh_tl_ofi_chan(chan);
     if (!symh_tl_ofi_state.up)
         return SYMH_OK;
-    int status = symh_tl_ofi_wait_all("quiet");
+    int status = symh_tl_ofi_wait_all(c, "quiet");
     /* Staged gets land in their destinations at the drain (symh_tl_ofi_staged). */
-    if (__atomic_load_n(&symh_tl_ofi_state.bounce_used, __ATOMIC_RELAXED) != 0) {
-        pthread_mutex_lock(&symh_tl_ofi_state.bounce_lock);
-        int drained = symh_tl_ofi_bounce_drain("quiet");
-        pthread_mutex_unlock(&symh_tl_ofi_state.bounce_lock);
+    if (__atomic_load_n(&c->bounce_used, __ATOMIC_RELAXED) != 0) {
+        symh_tl_ofi_bounce_lock(c, 1);
+        int drained = symh_tl_ofi_bounce_drain(c, "quiet");
+        symh_tl_ofi_bounce_lock(c, 0);
         if (status == SYMH_OK)
             status = drained;
     }
@@ -1163,24 +1239,90 @@ static int symh_tl_ofi_fence(symh_tl_chan_t *chan)
     return symh_tl_ofi_quiet(chan);
 }
 
+/* Drives the default channel: the one peers target (a context's endpoint only initiates, and its
+ * own waits read its queue). */
 static int symh_tl_ofi_progress(void)
 {
     if (symh_tl_ofi_state.up)
-        symh_tl_ofi_poll_cq();
+        symh_tl_ofi_poll_cq(&symh_tl_ofi_state.def);
     return SYMH_OK;
 }
 
-/* Channels of their own for contexts: not yet; every context uses the default channel. */
-static int symh_tl_ofi_chan_create(long options, symh_tl_chan_t **chan)
+/* ---- channels ---------------------------------------------------------------------------------
+ */
+
+/* Closes channel `c` (already out of the list) and frees it. */
+static void symh_tl_ofi_chan_free(symh_tl_ofi_chan_t *c)
 {
-    (void)options;
-    *chan = NULL;
-    return SYMH_ERR_UNSUPPORTED;
+    symh_tl_ofi_chan_close(c);
+    pthread_mutex_destroy(&c->amo_lock);
+    pthread_mutex_destroy(&c->bounce_lock);
+    free(c);
 }
 
+/* A new endpoint on the shared domain and address vector, with a queue, counter, scratch area and
+ * bounce pool of its own: it reaches every peer's default endpoint and uses every key slot, none
+ * of which is bound to an endpoint (FI_MR_ENDPOINT refuses channels). Touches only the new
+ * channel and, under chan_lock, the list. */
+static int symh_tl_ofi_chan_create(long options, symh_tl_chan_t **chan)
+{
+    symh_tl_ofi_chan_t *c;
+    int status;
+
+    if (!symh_tl_ofi_state.up) {
+        symh_error("ofi: chan_create: transport not initialised");
+        return SYMH_ERR_TRANSPORT;
+    }
+    if (symh_tl_ofi_state.mr_endpoint) {
+        symh_error("ofi: chan_create: provider %s binds memory registrations to one endpoint "
+                   "(FI_MR_ENDPOINT): a context's endpoint cannot use the key slots",
+                   symh_tl_ofi_state.info->fabric_attr->prov_name);
+        return SYMH_ERR_UNSUPPORTED;
+    }
+    c = calloc(1, sizeof(*c));
+    if (c == NULL) {
+        symh_error("ofi: chan_create: out of memory for a channel (%zu bytes)", sizeof(*c));
+        return SYMH_ERR_NO_MEMORY;
+    }
+    pthread_mutex_init(&c->amo_lock, NULL);
+    pthread_mutex_init(&c->bounce_lock, NULL);
+    c->private_use = (options & SYMH_OFI_CTX_PRIVATE) != 0;
+    status = symh_tl_ofi_open_endpoint(c);
+    if (status == SYMH_OK)
+        status = symh_tl_ofi_open_buffers(c);
+    if (status != SYMH_OK) {
+        symh_tl_ofi_chan_free(c);
+        return status;
+    }
+    pthread_mutex_lock(&symh_tl_ofi_state.chan_lock);
+    c->next = symh_tl_ofi_state.chans;
+    if (c->next != NULL)
+        c->next->prev = c;
+    symh_tl_ofi_state.chans = c;
+    pthread_mutex_unlock(&symh_tl_ofi_state.chan_lock);
+    *chan = (symh_tl_chan_t *)(void *)c;
+    return SYMH_OK;
+}
+
+/* Quiets channel `chan` (a failure is logged there and goes no further: the channel goes anyway),
+ * takes it out of the list and frees it. */
 static void symh_tl_ofi_chan_destroy(symh_tl_chan_t *chan)
 {
-    (void)chan;
+    symh_tl_ofi_chan_t *c;
+
+    if (chan == NULL)
+        return;
+    c = symh_tl_ofi_chan(chan);
+    (void)symh_tl_ofi_quiet(chan);
+    pthread_mutex_lock(&symh_tl_ofi_state.chan_lock);
+    if (c->prev != NULL)
+        c->prev->next = c->next;
+    else
+        symh_tl_ofi_state.chans = c->next;
+    if (c->next != NULL)
+        c->next->prev = c->prev;
+    pthread_mutex_unlock(&symh_tl_ofi_state.chan_lock);
+    symh_tl_ofi_chan_free(c);
 }
 
 const symh_tl_nic_t symh_tl_ofi = {
