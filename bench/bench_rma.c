@@ -11,7 +11,11 @@
  * bench/run_rma_nic.sh runs it that way next to MPI RMA on the same wire). --local compare
  * measures instead, at 8 B, 4 KiB, 64 KiB and 1 MiB (up to --max), put and get latency and
  * bandwidth with the local side in registered memory (symh_buffer_register) and in plain
- * malloc memory that symheap does not know, next to MPI (bench_local_compare). */
+ * malloc memory that symheap does not know, next to MPI (bench_local_compare). --op put_signal
+ * measures instead symh_putmem_signal (SYMH_SIGNAL_SET) against MPI_Put + MPI_Win_flush + an
+ * 8-byte flag MPI_Put + MPI_Win_flush on the same window: ping-pong latency, where each side
+ * waits for the signal (flag) and checks the data before answering, and message rate, many
+ * put-with-signals to PE 1 then one symh_quiet (flush) (bench_put_signal). */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +37,7 @@ typedef struct {
     int symm;          /* --target symm */
     int local_compare; /* --local compare */
     int check_cost;    /* --check-cost ROUNDS: 0 = the size sweep */
+    int put_signal;    /* --op put_signal (--op put: the size sweep) */
 } bench_opts_t;
 
 typedef enum {
@@ -54,6 +59,10 @@ static struct {
     char *local_mpi; /* `local` for MPI: at the page offset of the MPI window (see main) */
     char *unreg;     /* plain malloc memory, never registered (--local compare) */
     long *counter;
+    uint64_t *sig;      /* --op put_signal: the signal word (symmetric heap) */
+    char *win_base;     /* this PE's MPI window: data at 0, the flag at flag_offset */
+    size_t flag_offset; /* the MPI flag's offset in the window (after the data, 64-byte aligned) */
+    uint64_t seq;       /* the last signal (flag) value sent, the same on PE 0 and PE 1 */
     MPI_Win win;
 } bench;
 
@@ -232,6 +241,209 @@ static void bench_local_compare(const bench_opts_t *o, double *samples, FILE *cs
     }
 }
 
+/* ---- --op put_signal ------------------------------------------------------------------------ */
+
+enum { BENCH_PS_SYMH, BENCH_PS_MPI, BENCH_PS_KINDS };
+
+/* The first and last word of a message carry its signal value, so that the receiver can tell
+ * this message's data from the last one's. */
+static void bench_ps_stamp(char *buf, size_t size, uint64_t seq)
+{
+    memcpy(buf, &seq, sizeof(seq));
+    memcpy(buf + size - sizeof(seq), &seq, sizeof(seq));
+}
+
+static int bench_ps_stamped(const char *buf, size_t size, uint64_t seq)
+{
+    uint64_t head, tail;
+
+    memcpy(&head, buf, sizeof(head));
+    memcpy(&tail, buf + size - sizeof(tail), sizeof(tail));
+    return head == seq && tail == seq;
+}
+
+/* Sends message `seq` of `size` bytes to `peer`: symh_putmem_signal, or MPI_Put of the data,
+ * flush, MPI_Put of the flag, flush (MPI orders no two puts: the first flush keeps the flag
+ * behind the data). */
+static void bench_ps_send(int kind, size_t size, uint64_t seq, int peer)
+{
+    static uint64_t flag; /* MPI_Put's origin: unchanged until the flush that follows */
+
+    if (kind == BENCH_PS_SYMH) {
+        bench_ps_stamp(bench.local, size, seq);
+        symh_putmem_signal(bench.sym, bench.local, size, bench.sig, seq, SYMH_SIGNAL_SET, peer);
+        return;
+    }
+    bench_ps_stamp(bench.local_mpi, size, seq);
+    flag = seq;
+    MPI_Put(bench.local_mpi, (int)size, MPI_BYTE, peer, 0, (int)size, MPI_BYTE, bench.win);
+    MPI_Win_flush(peer, bench.win);
+    MPI_Put(&flag, 1, MPI_UINT64_T, peer, (MPI_Aint)bench.flag_offset, 1, MPI_UINT64_T, bench.win);
+    MPI_Win_flush(peer, bench.win);
+}
+
+/* Waits until this PE's signal word (MPI flag) reaches `seq`, then checks the message's stamp:
+ * 0, or -1 after a line on stderr. The MPI side polls its own window and calls MPI_Iprobe between
+ * polls: over UCX's tcp transport a put (and the origin's flush) completes only while the target
+ * drives MPI's progress (polling every 64th time instead took 300 us instead of 73 us per
+ * message there; on one node the two ways measure alike). */
+static int bench_ps_recv(int kind, size_t size, uint64_t seq)
+{
+    const char *data = kind == BENCH_PS_SYMH ? bench.sym : bench.win_base;
+    uint64_t *flag = (uint64_t *)(void *)(bench.win_base + bench.flag_offset);
+    int ignored;
+
+    if (kind == BENCH_PS_SYMH) {
+        (void)symh_signal_wait_until(bench.sig, SYMH_CMP_GE, seq);
+    } else {
+        while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) < seq)
+            MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &ignored, MPI_STATUS_IGNORE);
+        MPI_Win_sync(bench.win); /* the unified model's step before reading the data */
+    }
+    if (bench_ps_stamped(data, size, seq))
+        return 0;
+    fprintf(stderr,
+            "bench_rma: WRONG DATA: %s, %zu bytes, message %llu: the signal came before "
+            "its data\n",
+            kind == BENCH_PS_SYMH ? "symh_putmem_signal" : "MPI_Put+flush+flag", size,
+            (unsigned long long)seq);
+    return -1;
+}
+
+/* Microseconds one way: `iters` round trips PE 0 -> PE 1 -> PE 0, each side waiting for the
+ * message and checking it before it answers. PE 0 and PE 1 both call it (others return). */
+static double bench_ps_latency(int kind, size_t size, long iters, int me)
+{
+    double t0;
+    long i;
+
+    symh_barrier_all();
+    t0 = MPI_Wtime();
+    for (i = 0; i < iters && me < 2; ++i) {
+        uint64_t seq = ++bench.seq;
+
+        if (me == 0)
+            bench_ps_send(kind, size, seq, 1);
+        if (bench_ps_recv(kind, size, seq) != 0)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        if (me == 1)
+            bench_ps_send(kind, size, seq, 0);
+    }
+    t0 = MPI_Wtime() - t0;
+    if (kind == BENCH_PS_SYMH && symh_last_error() != SYMH_OK) {
+        fprintf(stderr, "bench_rma: symh_putmem_signal failed: %s\n",
+                symh_status_string(symh_last_error()));
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return t0 / (double)iters / 2 * 1e6;
+}
+
+/* Microseconds per message: PE 0 sends `iters` messages to PE 1 (symh_putmem_signal_nbi, then
+ * one symh_quiet; MPI: data put, flush, flag put, then one flush), while PE 1 waits in a
+ * barrier (which drives both libraries' progress); PE 1 then checks that its signal (flag) holds
+ * one of the values sent. Every PE calls it. */
+static double bench_ps_rate(int kind, size_t size, long iters, int me)
+{
+    static uint64_t flags[2]; /* alternate: a flag put's origin stays untouched until a flush */
+    uint64_t first = bench.seq + 1, last = bench.seq + (uint64_t)iters, got;
+    double t = 0;
+    long i;
+
+    symh_barrier_all();
+    if (me == 0) {
+        double t0 = MPI_Wtime();
+
+        for (i = 0; i < iters; ++i) {
+            uint64_t seq = first + (uint64_t)i;
+
+            if (kind == BENCH_PS_SYMH) {
+                symh_putmem_signal_nbi(bench.sym, bench.local, size, bench.sig, seq,
+                                       SYMH_SIGNAL_SET, 1);
+                continue;
+            }
+            flags[i % 2] = seq;
+            MPI_Put(bench.local_mpi, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, bench.win);
+            MPI_Win_flush(1, bench.win);
+            MPI_Put(&flags[i % 2], 1, MPI_UINT64_T, 1, (MPI_Aint)bench.flag_offset, 1, MPI_UINT64_T,
+                    bench.win);
+        }
+        if (kind == BENCH_PS_SYMH)
+            symh_quiet();
+        else
+            MPI_Win_flush(1, bench.win);
+        t = (MPI_Wtime() - t0) / (double)iters * 1e6;
+    }
+    symh_barrier_all();
+    bench.seq = last;
+    if (me == 1) {
+        if (kind == BENCH_PS_MPI)
+            MPI_Win_sync(bench.win);
+        got = kind == BENCH_PS_SYMH
+                  ? symh_signal_fetch(bench.sig)
+                  : __atomic_load_n((uint64_t *)(void *)(bench.win_base + bench.flag_offset),
+                                    __ATOMIC_ACQUIRE);
+        if (got < first || got > last) {
+            fprintf(stderr,
+                    "bench_rma: WRONG SIGNAL: %s, %zu bytes: %llu after messages %llu..%llu\n",
+                    kind == BENCH_PS_SYMH ? "symh_putmem_signal_nbi" : "MPI_Put+flush+flag", size,
+                    (unsigned long long)got, (unsigned long long)first, (unsigned long long)last);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    }
+    return t;
+}
+
+/* --op put_signal: the table and CSV on PE 0, medians of --reps; symheap and MPI take turns
+ * within each repetition. Every PE calls it. */
+static void bench_put_signal(const bench_opts_t *o, int me, double *samples, FILE *csv)
+{
+    double lat[BENCH_PS_KINDS], rate[BENCH_PS_KINDS];
+    size_t size;
+    int k, r;
+
+    if (me == 0) {
+        printf("put-with-signal: symh_putmem_signal (SYMH_SIGNAL_SET) vs MPI_Put + flush + 8-byte "
+               "flag MPI_Put + flush on the same window; latency: ping-pong, one way, the "
+               "receiver checks the data; rate: back-to-back to PE 1, then one quiet (flush); "
+               "medians of %d\n\n",
+               o->reps);
+        printf("| bytes | latency symh (us) | latency MPI (us) | ratio | rate symh (Mmsg/s) | rate "
+               "MPI (Mmsg/s) | symh/MPI rate |\n|---|---|---|---|---|---|---|\n");
+        if (csv != NULL)
+            fprintf(csv, "bytes,lat_symh_us,lat_mpi_us,rate_symh_mmsgs,rate_mpi_mmsgs\n");
+    }
+    for (size = o->min; size <= o->max; size *= 2) {
+        long iters = (long)((size_t)64 << 20) / (long)size;
+
+        iters = iters > o->iters ? o->iters : iters < 20 ? 20 : iters;
+        for (k = 0; k < BENCH_PS_KINDS; ++k) { /* warm up */
+            (void)bench_ps_latency(k, size, iters / 10 + 1, me);
+            (void)bench_ps_rate(k, size, iters / 10 + 1, me);
+        }
+        for (r = 0; r < o->reps; ++r)
+            for (k = 0; k < BENCH_PS_KINDS; ++k)
+                samples[k * o->reps + r] = bench_ps_latency(k, size, iters, me);
+        for (k = 0; k < BENCH_PS_KINDS; ++k)
+            lat[k] = symh_bench_median(samples + k * o->reps, (size_t)o->reps);
+        for (r = 0; r < o->reps; ++r)
+            for (k = 0; k < BENCH_PS_KINDS; ++k)
+                samples[k * o->reps + r] = bench_ps_rate(k, size, iters, me);
+        for (k = 0; k < BENCH_PS_KINDS; ++k)
+            rate[k] = 1 / symh_bench_median(samples + k * o->reps, (size_t)o->reps);
+        if (me == 0) {
+            printf("| %zu | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f |\n", size, lat[BENCH_PS_SYMH],
+                   lat[BENCH_PS_MPI], lat[BENCH_PS_SYMH] / lat[BENCH_PS_MPI], rate[BENCH_PS_SYMH],
+                   rate[BENCH_PS_MPI], rate[BENCH_PS_SYMH] / rate[BENCH_PS_MPI]);
+            if (csv != NULL)
+                fprintf(csv, "%zu,%.4f,%.4f,%.4f,%.4f\n", size, lat[BENCH_PS_SYMH],
+                        lat[BENCH_PS_MPI], rate[BENCH_PS_SYMH], rate[BENCH_PS_MPI]);
+            fflush(stdout);
+        }
+        if (size > o->max / 2)
+            break;
+    }
+}
+
 static int bench_parse(int argc, char **argv, bench_opts_t *o)
 {
     int i;
@@ -246,13 +458,17 @@ static int bench_parse(int argc, char **argv, bench_opts_t *o)
             o->symm = 1;
         else if (strcmp(argv[i], "--local") == 0 && strcmp(argv[i + 1], "compare") == 0)
             o->local_compare = 1;
+        else if (strcmp(argv[i], "--op") == 0 && strcmp(argv[i + 1], "put") == 0)
+            o->put_signal = 0;
+        else if (strcmp(argv[i], "--op") == 0 && strcmp(argv[i + 1], "put_signal") == 0)
+            o->put_signal = 1;
         else if (strcmp(argv[i], "--check-cost") == 0 && atoi(argv[i + 1]) > 0)
             o->check_cost = atoi(argv[i + 1]);
         else
             return -1;
     }
     if (i != argc || o->min < 1 || o->max < o->min || o->max > ((size_t)1 << 30) || o->iters < 1 ||
-        o->reps < 1)
+        o->reps < 1 || (o->put_signal && o->min < sizeof(uint64_t)))
         return -1;
     return 0;
 }
@@ -382,7 +598,7 @@ int main(int argc, char **argv)
     if (bench_parse(argc, argv, &o) != 0) {
         fprintf(stderr, "usage: bench_rma [--min BYTES] [--max BYTES] [--iters N] [--reps R] "
                         "[--csv FILE] [--target heap|symm] [--local compare] "
-                        "[--check-cost ROUNDS]\n");
+                        "[--check-cost ROUNDS] [--op put|put_signal]\n");
         MPI_Finalize();
         return 2;
     }
@@ -423,12 +639,13 @@ int main(int argc, char **argv)
     }
     /* The atomic's word lives where the transfers go. */
     bench.counter = o.symm ? (long *)bench.sym : symh_calloc(1, sizeof(long));
+    bench.sig = symh_calloc(1, sizeof(uint64_t));
     bench.local = aligned_alloc(4096, (o.max + 4095) / 4096 * 4096);
     bench.copy = aligned_alloc(4096, (o.max + 4095) / 4096 * 4096);
     bench.unreg = malloc(o.max);
     samples = malloc((size_t)o.reps * BENCH_LOCAL_KINDS * sizeof(double));
-    if (bench.sym == NULL || bench.counter == NULL || bench.local == NULL || bench.copy == NULL ||
-        bench.unreg == NULL || samples == NULL)
+    if (bench.sym == NULL || bench.counter == NULL || bench.sig == NULL || bench.local == NULL ||
+        bench.copy == NULL || bench.unreg == NULL || samples == NULL)
         MPI_Abort(MPI_COMM_WORLD, 1);
     /* The zero-copy path of a NIC transport (API.md "RMA"); IPC ignores it. */
     if (symh_buffer_register(bench.local, (o.max + 4095) / 4096 * 4096) != SYMH_OK)
@@ -436,9 +653,11 @@ int main(int argc, char **argv)
     memset(bench.local, 1, o.max);
     memset(bench.copy, 2, o.max);
     memset(bench.unreg, 3, o.max);
-    MPI_Win_allocate((MPI_Aint)(o.max < sizeof(long) ? sizeof(long) : o.max), 1, MPI_INFO_NULL,
-                     MPI_COMM_WORLD, &win_base, &bench.win);
-    memset(win_base, 0, o.max);
+    bench.flag_offset = (o.max + 63) / 64 * 64;
+    MPI_Win_allocate((MPI_Aint)(bench.flag_offset + 64), 1, MPI_INFO_NULL, MPI_COMM_WORLD,
+                     &win_base, &bench.win);
+    memset(win_base, 0, bench.flag_offset + 64);
+    bench.win_base = win_base;
     /* glibc's memcpy (rep movsb on this AMD EPYC) slows to about 1 GB/s between 4 KiB and a few
      * hundred KiB when source and destination sit at unlucky page offsets from each other. The
      * heap and `local` are page-aligned; MPI's window is not, so MPI gets a local buffer at the
@@ -451,7 +670,18 @@ int main(int argc, char **argv)
     MPI_Win_lock_all(0, bench.win);
     MPI_Barrier(MPI_COMM_WORLD);
 
-    if (me == 0 && o.local_compare) {
+    if (o.put_signal) {
+        if (me == 0) {
+            printf("symheap target: the heap; route to PE 1: %s\n", symh_pe_transport(1));
+            if (o.csv != NULL && (csv = fopen(o.csv, "w")) == NULL) {
+                perror(o.csv);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+        }
+        bench_put_signal(&o, me, samples, csv);
+        if (csv != NULL)
+            fclose(csv);
+    } else if (me == 0 && o.local_compare) {
         printf("symheap target: the heap; route to PE 1: %s\n", symh_pe_transport(1));
         if (o.csv != NULL && (csv = fopen(o.csv, "w")) == NULL) {
             perror(o.csv);
@@ -527,6 +757,7 @@ int main(int argc, char **argv)
     free(bench.unreg);
     symh_buffer_unregister(bench.local);
     free(bench.local);
+    symh_free(bench.sig);
     if (!o.symm)
         symh_free(bench.counter);
     if (o.symm) {

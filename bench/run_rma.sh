@@ -4,12 +4,15 @@
 # usage: bench/run_rma.sh [BUILD_DIR] [bench options...]   (default CSV: BUILD_DIR/bench/rma.csv)
 # With --check-cost ROUNDS it prints instead the cost of bounding a range by its allocation: small
 # transfers with the check and with SYMH_ALLOC_CHECK=0, alternating (docs/rma.md).
+# With --op put_signal it prints symh_putmem_signal's latency and message rate against MPI_Put +
+# flush + a flag put + flush, and writes BUILD_DIR/bench/rma_signal.csv (docs/signals.md; no plot).
 set -euo pipefail
 
 . "$(dirname "$0")/bench_env.sh"
 symh_bench_setup bench_rma "${1:-build}"
 shift || true
 csv=$build/bench/rma.csv
+[[ " $* " == *" --op put_signal "* ]] && csv=$build/bench/rma_signal.csv
 args=("$@")
 for ((i = 0; i + 1 < ${#args[@]}; i++)); do
     [ "${args[i]}" = --csv ] && csv=${args[i + 1]}
@@ -24,6 +27,9 @@ done
 mpirun --oversubscribe -np 2 "$bin" --csv "$csv" "$@"
 echo
 echo "csv: $csv"
+if [[ " $* " == *" --op put_signal "* ]]; then
+    exit
+fi
 if command -v gnuplot >/dev/null 2>&1; then
     png=${csv%.csv}.png
     gnuplot <<GP

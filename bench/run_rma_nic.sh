@@ -8,6 +8,8 @@
 # usage: bench/run_rma_nic.sh [BUILD_DIR] [bench options...]   (CSVs: BUILD_DIR/bench/rma_<tl>.csv)
 #   --local compare among the options: the local side registered vs unregistered malloc memory
 #   vs MPI, at 8 B, 4 KiB, 64 KiB and 1 MiB (CSVs: BUILD_DIR/bench/rma_local_<tl>.csv)
+#   --op put_signal among the options: put-with-signal latency and message rate vs MPI_Put + flush
+#   + flag put + flush (CSVs: BUILD_DIR/bench/rma_signal_<tl>.csv; docs/signals.md)
 set -euo pipefail
 
 . "$(dirname "$0")/bench_env.sh"
@@ -15,6 +17,7 @@ symh_bench_setup bench_rma "${1:-build}"
 shift || true
 csv=rma
 [[ " $* " == *" --local compare "* ]] && csv=rma_local
+[[ " $* " == *" --op put_signal "* ]] && csv=rma_signal
 tls=${UCX_TLS:-tcp,self}
 prov=${OFI_PROVIDER:-tcp}
 # pml_ucx_tls/devices any: Open MPI 4.1 otherwise refuses UCX without an InfiniBand device.
