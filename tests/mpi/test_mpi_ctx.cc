@@ -84,7 +84,7 @@ TEST_F(Contexts, DefaultContextIsTheWorldsAndTheHandlesAreDistinct)
 // round reuses what the first freed.
 TEST_F(Contexts, ManyContextsPerPeEachCarryingItsOwnPuts)
 {
-    const int n = 24;
+    const int n = 8;
     auto *slots = (long *)symh_calloc(n, sizeof(long));
     ASSERT_NE(nullptr, slots);
     for (int round = 0; round < 2; ++round) {
