@@ -52,13 +52,7 @@ SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_LOCK_FREE)
         remote = (TYPE *)mapped_;                                                                  \
     } while (0)
 
-/* Each atomic is defined twice from one X-macro, DEFINE(P, CP, C, NAME, TYPE): the plain form (P
- * symh, CP (), C the constant SYMH_CTX_DEFAULT) and the context form (P symh_ctx, CP (symh_ctx_t
- * ctx,), C ctx), as symheap/rma.h declares them. */
-#define SYMH_TL_AMO_FORMS(DEFINE, NAME, TYPE)      \
-    DEFINE(symh, (), SYMH_CTX_DEFAULT, NAME, TYPE) \
-    DEFINE(symh_ctx, (symh_ctx_t ctx, ), ctx, NAME, TYPE)
-
+/* Each entry point is defined twice, plain and with a context (SYMH_TL_CTX_FORMS, tl_ctx.h). */
 /* fetch, set, swap: the generic builtins, which take float and double as well. */
 #define SYMH_TL_AMO_FETCH_SET_SWAP(P, CP, C, NAME, TYPE)                                         \
     TYPE P##_##NAME##_atomic_fetch(SYMH_UNPAREN_ CP const TYPE *source, int pe)                  \
@@ -153,10 +147,10 @@ SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_LOCK_FREE)
     SYMH_TL_AMO_RMW(P, CP, C, NAME, TYPE, or, __atomic_fetch_or, SYMH_TL_AMO_OR)    \
     SYMH_TL_AMO_RMW(P, CP, C, NAME, TYPE, xor, __atomic_fetch_xor, SYMH_TL_AMO_XOR)
 
-#define SYMH_TL_AMO_STANDARD_FORMS(NAME, TYPE) SYMH_TL_AMO_FORMS(SYMH_TL_AMO_STANDARD, NAME, TYPE)
+#define SYMH_TL_AMO_STANDARD_FORMS(NAME, TYPE) SYMH_TL_CTX_FORMS(SYMH_TL_AMO_STANDARD, NAME, TYPE)
 #define SYMH_TL_AMO_EXTENDED_FORMS(NAME, TYPE) \
-    SYMH_TL_AMO_FORMS(SYMH_TL_AMO_FETCH_SET_SWAP, NAME, TYPE)
-#define SYMH_TL_AMO_BITWISE_FORMS(NAME, TYPE) SYMH_TL_AMO_FORMS(SYMH_TL_AMO_BITWISE, NAME, TYPE)
+    SYMH_TL_CTX_FORMS(SYMH_TL_AMO_FETCH_SET_SWAP, NAME, TYPE)
+#define SYMH_TL_AMO_BITWISE_FORMS(NAME, TYPE) SYMH_TL_CTX_FORMS(SYMH_TL_AMO_BITWISE, NAME, TYPE)
 SYMH_AMO_STANDARD_TYPES(SYMH_TL_AMO_STANDARD_FORMS)
 SYMH_AMO_EXTENDED_TYPES(SYMH_TL_AMO_EXTENDED_FORMS)
 SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_BITWISE_FORMS)
@@ -250,11 +244,11 @@ static int symh_tl_amo_nbi_ok(const char *func, symh_ctx_t ctx, const void *fetc
                 SYMH_TL_AMO_NBI(C, TYPE, "dest", dest, SYMH_TL_AMO_XOR, &value, NULL)
 
 #define SYMH_TL_AMO_STANDARD_NBI_FORMS(NAME, TYPE) \
-    SYMH_TL_AMO_FORMS(SYMH_TL_AMO_STANDARD_NBI, NAME, TYPE)
+    SYMH_TL_CTX_FORMS(SYMH_TL_AMO_STANDARD_NBI, NAME, TYPE)
 #define SYMH_TL_AMO_EXTENDED_NBI_FORMS(NAME, TYPE) \
-    SYMH_TL_AMO_FORMS(SYMH_TL_AMO_FETCH_SWAP_NBI, NAME, TYPE)
+    SYMH_TL_CTX_FORMS(SYMH_TL_AMO_FETCH_SWAP_NBI, NAME, TYPE)
 #define SYMH_TL_AMO_BITWISE_NBI_FORMS(NAME, TYPE) \
-    SYMH_TL_AMO_FORMS(SYMH_TL_AMO_BITWISE_NBI, NAME, TYPE)
+    SYMH_TL_CTX_FORMS(SYMH_TL_AMO_BITWISE_NBI, NAME, TYPE)
 SYMH_AMO_STANDARD_TYPES(SYMH_TL_AMO_STANDARD_NBI_FORMS)
 SYMH_AMO_EXTENDED_TYPES(SYMH_TL_AMO_EXTENDED_NBI_FORMS)
 SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_BITWISE_NBI_FORMS)

@@ -71,10 +71,16 @@ int symh_tl_ctx_create(const char *func, long options, symh_team_t team, const i
         memcpy(copy, pes, (size_t)n_pes * sizeof(*copy));
     }
     if (symh_tl_nic != NULL) {
+        symh_log_context_t log;
+
+        /* The transport's own line names `func`; ours only when it logged none. */
+        symh_log_context_push(&log, func, symh_tl_rma.my_pe);
         status = symh_tl_nic->chan_create(options, &chan);
+        symh_log_context_pop(&log);
         if (status != SYMH_OK) {
-            symh_error("%s: the %s transport has no channel for a new context: %s", func,
-                       symh_tl_nic->ops.name, symh_status_string(status));
+            if (log.errors == 0)
+                symh_error("%s: the %s transport has no channel for a new context: %s", func,
+                           symh_tl_nic->ops.name, symh_status_string(status));
             free(copy);
             return symh_status_set(status);
         }

@@ -57,6 +57,14 @@ static inline __attribute__((always_inline)) int symh_tl_ctx_enter(const char *f
     return symh_tl_ctx_enter_slow(func, ctx, pe, chan);
 }
 
+/* Defines a public routine family twice, as symheap/rma.h and symheap/signal.h declare it:
+ * DEFINE(P, CP, C, NAME, TYPE) once as the plain form (P symh, CP (), C the constant
+ * SYMH_CTX_DEFAULT, which symh_tl_ctx_enter folds away) and once as the context form (P symh_ctx,
+ * CP (symh_ctx_t ctx,): the context first, C ctx), around the same always-inlined body. */
+#define SYMH_TL_CTX_FORMS(DEFINE, NAME, TYPE)      \
+    DEFINE(symh, (), SYMH_CTX_DEFAULT, NAME, TYPE) \
+    DEFINE(symh_ctx, (symh_ctx_t ctx, ), ctx, NAME, TYPE)
+
 /* Local, at finalize (after the last quiet, before the NIC transport stops): destroys the
  * contexts the program left and frees every context object. */
 void symh_tl_ctx_fini(void);

@@ -318,13 +318,7 @@ symh_tl_rma_strided(const symh_tl_rma_access_t *access, symh_ctx_t ctx, void *de
     symh_tl_rma_ops_done(&log, ops, status);
 }
 
-/* Each entry point is defined twice from one X-macro, DEFINE(P, CP, C, NAME, TYPE): the plain form
- * (P symh, CP (), C the constant SYMH_CTX_DEFAULT, which folds away) and the context form (P
- * symh_ctx, CP (symh_ctx_t ctx,), C ctx), as symheap/rma.h declares them. */
-#define SYMH_TL_RMA_FORMS(DEFINE, NAME, TYPE)      \
-    DEFINE(symh, (), SYMH_CTX_DEFAULT, NAME, TYPE) \
-    DEFINE(symh_ctx, (symh_ctx_t ctx, ), ctx, NAME, TYPE)
-
+/* Each entry point is defined twice, plain and with a context (SYMH_TL_CTX_FORMS, tl_ctx.h). */
 /* Load/store completes in the call; a NIC transport may leave the _nbi forms to quiet. */
 #define SYMH_TL_RMA_MEM_DEFINE(P, CP, C, NAME, TYPE)                                            \
     void P##_putmem(SYMH_UNPAREN_ CP void *dest, const void *source, size_t nelems, int pe)     \
@@ -347,7 +341,7 @@ symh_tl_rma_strided(const symh_tl_rma_access_t *access, symh_ctx_t ctx, void *de
         SYMH_TL_RMA_ACCESS(access, "source", 1, 1, SYMH_TL_RMA_NBI);                            \
         symh_tl_rma_xfer(&access, C, dest, source, nelems, pe);                                 \
     }
-SYMH_TL_RMA_FORMS(SYMH_TL_RMA_MEM_DEFINE, mem, void)
+SYMH_TL_CTX_FORMS(SYMH_TL_RMA_MEM_DEFINE, mem, void)
 #undef SYMH_TL_RMA_MEM_DEFINE
 
 /* The access of a typed entry point: TYPE's size and alignment. */
@@ -402,7 +396,7 @@ SYMH_TL_RMA_FORMS(SYMH_TL_RMA_MEM_DEFINE, mem, void)
         SYMH_TL_RMA_TYPED("source", TYPE, SYMH_TL_RMA_BLOCKING);                                  \
         symh_tl_rma_strided(&access, C, dest, source, dst, sst, nelems, pe);                      \
     }
-#define SYMH_TL_RMA_DEFINE_FORMS(NAME, TYPE) SYMH_TL_RMA_FORMS(SYMH_TL_RMA_DEFINE, NAME, TYPE)
+#define SYMH_TL_RMA_DEFINE_FORMS(NAME, TYPE) SYMH_TL_CTX_FORMS(SYMH_TL_RMA_DEFINE, NAME, TYPE)
 SYMH_RMA_TYPES(SYMH_TL_RMA_DEFINE_FORMS)
 #undef SYMH_TL_RMA_DEFINE_FORMS
 #undef SYMH_TL_RMA_DEFINE
@@ -446,7 +440,7 @@ SYMH_RMA_TYPES(SYMH_TL_RMA_DEFINE_FORMS)
         SYMH_TL_RMA_SIZED("source", BITS, SYMH_TL_RMA_BLOCKING);                               \
         symh_tl_rma_strided(&access, C, dest, source, dst, sst, nelems, pe);                   \
     }
-#define SYMH_TL_RMA_SIZED_DEFINE_FORMS(BITS) SYMH_TL_RMA_FORMS(SYMH_TL_RMA_SIZED_DEFINE, BITS, void)
+#define SYMH_TL_RMA_SIZED_DEFINE_FORMS(BITS) SYMH_TL_CTX_FORMS(SYMH_TL_RMA_SIZED_DEFINE, BITS, void)
 SYMH_RMA_SIZES(SYMH_TL_RMA_SIZED_DEFINE_FORMS)
 #undef SYMH_TL_RMA_SIZED_DEFINE_FORMS
 #undef SYMH_TL_RMA_SIZED_DEFINE

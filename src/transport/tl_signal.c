@@ -118,13 +118,7 @@ static void symh_tl_signal_put(const symh_tl_rma_access_t *access, symh_ctx_t ct
                            &signal, NULL, NULL, pe);
 }
 
-/* Each entry point is defined twice from one X-macro, DEFINE(P, CP, C, NAME, TYPE): the plain form
- * (P symh, CP (), C the constant SYMH_CTX_DEFAULT) and the context form (P symh_ctx, CP
- * (symh_ctx_t ctx,), C ctx), as symheap/signal.h declares them. */
-#define SYMH_TL_SIGNAL_FORMS(DEFINE, NAME, TYPE)   \
-    DEFINE(symh, (), SYMH_CTX_DEFAULT, NAME, TYPE) \
-    DEFINE(symh_ctx, (symh_ctx_t ctx, ), ctx, NAME, TYPE)
-
+/* Each entry point is defined twice, plain and with a context (SYMH_TL_CTX_FORMS, tl_ctx.h). */
 /* The two entry points of one data access (elem_size bytes, align), blocking and nbi. */
 #define SYMH_TL_SIGNAL_PAIR(FN, C, elem_size, align, TYPE, CP)                                   \
     void FN(SYMH_UNPAREN_ CP TYPE *dest, const TYPE *source, size_t nelems, uint64_t *sig_addr,  \
@@ -143,13 +137,12 @@ static void symh_tl_signal_put(const symh_tl_rma_access_t *access, symh_ctx_t ct
 
 #define SYMH_TL_SIGNAL_MEM_DEFINE(P, CP, C, NAME, TYPE) \
     SYMH_TL_SIGNAL_PAIR(P##_putmem_signal, C, 1, 1, void, CP)
-SYMH_TL_SIGNAL_FORMS(SYMH_TL_SIGNAL_MEM_DEFINE, mem, void)
+SYMH_TL_CTX_FORMS(SYMH_TL_SIGNAL_MEM_DEFINE, mem, void)
 #undef SYMH_TL_SIGNAL_MEM_DEFINE
 
 #define SYMH_TL_SIGNAL_DEFINE(P, CP, C, NAME, TYPE) \
     SYMH_TL_SIGNAL_PAIR(P##_##NAME##_put_signal, C, sizeof(TYPE), _Alignof(TYPE), TYPE, CP)
-#define SYMH_TL_SIGNAL_DEFINE_FORMS(NAME, TYPE) \
-    SYMH_TL_SIGNAL_FORMS(SYMH_TL_SIGNAL_DEFINE, NAME, TYPE)
+#define SYMH_TL_SIGNAL_DEFINE_FORMS(NAME, TYPE) SYMH_TL_CTX_FORMS(SYMH_TL_SIGNAL_DEFINE, NAME, TYPE)
 SYMH_RMA_TYPES(SYMH_TL_SIGNAL_DEFINE_FORMS)
 #undef SYMH_TL_SIGNAL_DEFINE_FORMS
 #undef SYMH_TL_SIGNAL_DEFINE
@@ -157,7 +150,7 @@ SYMH_RMA_TYPES(SYMH_TL_SIGNAL_DEFINE_FORMS)
 #define SYMH_TL_SIGNAL_SIZED_DEFINE(P, CP, C, BITS, UNUSED) \
     SYMH_TL_SIGNAL_PAIR(P##_put##BITS##_signal, C, (BITS) / 8, 1, void, CP)
 #define SYMH_TL_SIGNAL_SIZED_DEFINE_FORMS(BITS) \
-    SYMH_TL_SIGNAL_FORMS(SYMH_TL_SIGNAL_SIZED_DEFINE, BITS, void)
+    SYMH_TL_CTX_FORMS(SYMH_TL_SIGNAL_SIZED_DEFINE, BITS, void)
 SYMH_RMA_SIZES(SYMH_TL_SIGNAL_SIZED_DEFINE_FORMS)
 #undef SYMH_TL_SIGNAL_SIZED_DEFINE_FORMS
 #undef SYMH_TL_SIGNAL_SIZED_DEFINE

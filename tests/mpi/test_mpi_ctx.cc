@@ -17,6 +17,7 @@
 #include <symheap.h>
 
 #include "mpi_test_util.hpp"
+#include "shim_fault.h"
 
 namespace
 {
@@ -384,6 +385,37 @@ TEST_F(Contexts, MisuseIsRefusedWithOneLine)
     expect_one_line("pe", [&] { symh_ctx_long_p(SYMH_CTX_DEFAULT, slot, 1, npes()); });
     symh_barrier_all();
     symh_free(slot);
+}
+
+// A NIC transport that cannot make a channel (fault injection at its one failure site): one line
+// naming symh_ctx_create, a failed status, SYMH_CTX_INVALID, and the next creation works. Without
+// a NIC the site is never reached and the context is made.
+TEST_F(Contexts, ChannelFailureIsOneLineAndNoContext)
+{
+    symh_ctx_t ctx = sentinel_ctx();
+    symh_shim_fault_arm("", 0);
+    std::string log = symh_captured_log([&] { (void)symh_ctx_create(0, &ctx); });
+    const char *fired = symh_shim_fault_fired();
+    symh_shim_fault_arm(nullptr, 0);
+    bool nic = false; // a NIC transport is active when it routes some peer
+    for (int pe = 0; pe < npes(); ++pe)
+        nic = nic || is_nic(expected_route(pe));
+    EXPECT_EQ(nic, fired != nullptr) << "a channel is made exactly when a NIC transport is active";
+    if (fired != nullptr) {
+        EXPECT_EQ(1u, log_lines(log)) << log;
+        EXPECT_NE(std::string::npos, log.find("symh_ctx_create")) << log;
+        EXPECT_NE(std::string::npos, log.find("channel")) << log;
+        EXPECT_EQ(SYMH_CTX_INVALID, ctx);
+        EXPECT_EQ(SYMH_ERR_TRANSPORT, symh_last_error());
+        EXPECT_TRUE(std::string(fired) == "ucx: channel" || std::string(fired) == "ofi: channel")
+            << fired;
+        ASSERT_EQ(SYMH_OK, symh_ctx_create(0, &ctx));
+    } else {
+        EXPECT_EQ(0u, log_lines(log)) << log;
+        ASSERT_NE(SYMH_CTX_INVALID, ctx);
+    }
+    symh_ctx_destroy(ctx);
+    EXPECT_EQ(SYMH_OK, symh_last_error());
 }
 
 // Contexts the program leaves are destroyed by symh_finalize (the leak checkers of the sanitizer

@@ -41,6 +41,7 @@
 
 #include <dlfcn.h>
 
+#include <symheap/ctx.h>
 #include <symheap/status.h>
 
 #include "bootstrap/boot.h"
@@ -119,10 +120,6 @@ typedef struct {
     symh_tl_ofi_slot_rec_t rec;
     char name[FI_NAME_MAX * 4];
 } symh_tl_ofi_hello_t;
-
-/* The bit of the context options (SYMH_CTX_PRIVATE of the public API) that says one thread alone
- * uses a context. */
-#define SYMH_OFI_CTX_PRIVATE (1L << 1)
 
 /* A channel (tl.h): an endpoint with its own completion queue and counter, and what its
  * operations use locally. The default channel lives in the state; chan_create makes the others,
@@ -1286,8 +1283,14 @@ static int symh_tl_ofi_chan_create(long options, symh_tl_chan_t **chan)
     }
     pthread_mutex_init(&c->amo_lock, NULL);
     pthread_mutex_init(&c->bounce_lock, NULL);
-    c->private_use = (options & SYMH_OFI_CTX_PRIVATE) != 0;
-    status = symh_tl_ofi_open_endpoint(c);
+    c->private_use = (options & SYMH_CTX_PRIVATE) != 0;
+    status = SYMH_OK;
+    if (symh_fault_hit("ofi: channel")) {
+        symh_error("ofi: chan_create: making a channel failed (fault injection)");
+        status = SYMH_ERR_TRANSPORT;
+    }
+    if (status == SYMH_OK)
+        status = symh_tl_ofi_open_endpoint(c);
     if (status == SYMH_OK)
         status = symh_tl_ofi_open_buffers(c);
     if (status != SYMH_OK) {
