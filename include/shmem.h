@@ -1,0 +1,1009 @@
+/* OpenSHMEM 1.5 for C and C++ over symheap's symh_ API (docs/openshmem.md): every routine, type
+ * and constant of the specification, as static inline functions that forward to symh_ (no logic
+ * of their own), the C11 type-generic interfaces (_Generic) and, in C++, overloads of the same
+ * names. The typed families are generated from the X-macro type lists of <symheap/rma.h> and
+ * <symheap/coll.h>. The routines that need logic of their own (the active-set collectives,
+ * shmem_align, start_pes, shmem_info_get_version) are exported by libsymheap (src/shmem/).
+ * No profiling interface (pshmem_*): the inline facade costs nothing, exported shmem_ symbols
+ * would add a call to every operation. */
+#ifndef SYMH_SHMEM_H
+#define SYMH_SHMEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <symheap.h>
+
+/* ---- constants ------------------------------------------------------------------------------ */
+#define SHMEM_MAJOR_VERSION 1
+#define SHMEM_MINOR_VERSION 5
+#define SHMEM_MAX_NAME_LEN  SYMH_MAX_NAME_LEN
+/* What shmem_info_get_name writes. */
+#define SHMEM_VENDOR_STRING SYMH_VENDOR_STRING " " SYMH_VERSION_STRING
+
+#define SHMEM_THREAD_SINGLE     SYMH_THREAD_SINGLE
+#define SHMEM_THREAD_FUNNELED   SYMH_THREAD_FUNNELED
+#define SHMEM_THREAD_SERIALIZED SYMH_THREAD_SERIALIZED
+#define SHMEM_THREAD_MULTIPLE   SYMH_THREAD_MULTIPLE
+
+#define SHMEM_CMP_EQ SYMH_CMP_EQ
+#define SHMEM_CMP_NE SYMH_CMP_NE
+#define SHMEM_CMP_GT SYMH_CMP_GT
+#define SHMEM_CMP_GE SYMH_CMP_GE
+#define SHMEM_CMP_LT SYMH_CMP_LT
+#define SHMEM_CMP_LE SYMH_CMP_LE
+
+#define SHMEM_SIGNAL_SET SYMH_SIGNAL_SET
+#define SHMEM_SIGNAL_ADD SYMH_SIGNAL_ADD
+
+#define SHMEM_CTX_SERIALIZED SYMH_CTX_SERIALIZED
+#define SHMEM_CTX_PRIVATE    SYMH_CTX_PRIVATE
+#define SHMEM_CTX_NOSTORE    SYMH_CTX_NOSTORE
+#define SHMEM_CTX_DEFAULT    SYMH_CTX_DEFAULT
+#define SHMEM_CTX_INVALID    SYMH_CTX_INVALID
+
+#define SHMEM_TEAM_WORLD        SYMH_TEAM_WORLD
+#define SHMEM_TEAM_SHARED       SYMH_TEAM_SHARED
+#define SHMEM_TEAM_INVALID      SYMH_TEAM_INVALID
+#define SHMEM_TEAM_NUM_CONTEXTS SYMH_TEAM_NUM_CONTEXTS
+
+#define SHMEM_MALLOC_ATOMICS_REMOTE SYMH_MALLOC_ATOMICS_REMOTE
+#define SHMEM_MALLOC_SIGNAL_REMOTE  SYMH_MALLOC_SIGNAL_REMOTE
+
+/* The work arrays of the deprecated active-set collectives (src/shmem/). Their routines run over
+ * symheap's team collectives and keep no state in pSync, so these only have to be sizes a
+ * program can allocate; each is at least what OpenSHMEM implementations commonly use. */
+#define SHMEM_SYNC_VALUE              0L
+#define SHMEM_SYNC_SIZE               64
+#define SHMEM_BARRIER_SYNC_SIZE       SHMEM_SYNC_SIZE
+#define SHMEM_BCAST_SYNC_SIZE         SHMEM_SYNC_SIZE
+#define SHMEM_COLLECT_SYNC_SIZE       SHMEM_SYNC_SIZE
+#define SHMEM_REDUCE_SYNC_SIZE        SHMEM_SYNC_SIZE
+#define SHMEM_ALLTOALL_SYNC_SIZE      SHMEM_SYNC_SIZE
+#define SHMEM_ALLTOALLS_SYNC_SIZE     SHMEM_SYNC_SIZE
+#define SHMEM_REDUCE_MIN_WRKDATA_SIZE 16
+
+/* Deprecated spellings (OpenSHMEM 1.5 Annex F). */
+#define _SHMEM_MAJOR_VERSION           SHMEM_MAJOR_VERSION
+#define _SHMEM_MINOR_VERSION           SHMEM_MINOR_VERSION
+#define _SHMEM_MAX_NAME_LEN            SHMEM_MAX_NAME_LEN
+#define _SHMEM_VENDOR_STRING           SHMEM_VENDOR_STRING
+#define _SHMEM_SYNC_VALUE              SHMEM_SYNC_VALUE
+#define _SHMEM_BARRIER_SYNC_SIZE       SHMEM_BARRIER_SYNC_SIZE
+#define _SHMEM_BCAST_SYNC_SIZE         SHMEM_BCAST_SYNC_SIZE
+#define _SHMEM_COLLECT_SYNC_SIZE       SHMEM_COLLECT_SYNC_SIZE
+#define _SHMEM_REDUCE_SYNC_SIZE        SHMEM_REDUCE_SYNC_SIZE
+#define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
+#define _SHMEM_CMP_EQ                  SHMEM_CMP_EQ
+#define _SHMEM_CMP_NE                  SHMEM_CMP_NE
+#define _SHMEM_CMP_GT                  SHMEM_CMP_GT
+#define _SHMEM_CMP_GE                  SHMEM_CMP_GE
+#define _SHMEM_CMP_LT                  SHMEM_CMP_LT
+#define _SHMEM_CMP_LE                  SHMEM_CMP_LE
+
+SYMH_BEGIN_C_DECLS
+
+/* ---- types ---------------------------------------------------------------------------------- */
+typedef symh_ctx_t shmem_ctx_t;
+typedef symh_team_t shmem_team_t;
+typedef symh_team_config_t shmem_team_config_t;
+
+/* ---- the routines libsymheap exports (src/shmem/) -------------------------------------------- */
+/* OpenSHMEM's alignment rule (any power of two), unlike symh_align's. */
+SYMH_API void *shmem_align(size_t alignment, size_t size);
+/* The specification's version (1.5), not symheap's (symh_info_get_version). */
+SYMH_API void shmem_info_get_version(int *major, int *minor);
+/* Deprecated. */
+SYMH_API void start_pes(int npes);
+SYMH_API void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
+SYMH_API void shmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root,
+                                int PE_start, int logPE_stride, int PE_size, long *pSync);
+SYMH_API void shmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root,
+                                int PE_start, int logPE_stride, int PE_size, long *pSync);
+#define SYMH_SHMEM_ACTIVE_SET_DECLARE_(NAME)                                                \
+    SYMH_API void shmem_##NAME(void *dest, const void *source, size_t nelems, int PE_start, \
+                               int logPE_stride, int PE_size, long *pSync);
+SYMH_SHMEM_ACTIVE_SET_DECLARE_(collect32)
+SYMH_SHMEM_ACTIVE_SET_DECLARE_(collect64)
+SYMH_SHMEM_ACTIVE_SET_DECLARE_(fcollect32)
+SYMH_SHMEM_ACTIVE_SET_DECLARE_(fcollect64)
+SYMH_SHMEM_ACTIVE_SET_DECLARE_(alltoall32)
+SYMH_SHMEM_ACTIVE_SET_DECLARE_(alltoall64)
+#undef SYMH_SHMEM_ACTIVE_SET_DECLARE_
+SYMH_API void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                                size_t nelems, int PE_start, int logPE_stride, int PE_size,
+                                long *pSync);
+SYMH_API void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                                size_t nelems, int PE_start, int logPE_stride, int PE_size,
+                                long *pSync);
+
+/* The active-set reductions shmem_TYPENAME_OP_to_all: X(NAME, TYPE) per type of each list. */
+#define SYMH_SHMEM_TO_ALL_BITWISE_TYPES(X) \
+    X(short, short)                        \
+    X(int, int)                            \
+    X(long, long)                          \
+    X(longlong, long long)
+#define SYMH_SHMEM_TO_ALL_MINMAX_TYPES(X) \
+    SYMH_SHMEM_TO_ALL_BITWISE_TYPES(X)    \
+    X(float, float)                       \
+    X(double, double)                     \
+    X(longdouble, long double)
+#define SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, OP)                                          \
+    SYMH_API void shmem_##NAME##_##OP##_to_all(TYPE *dest, const TYPE *source, int nreduce, \
+                                               int PE_start, int logPE_stride, int PE_size, \
+                                               TYPE *pWrk, long *pSync);
+#define SYMH_SHMEM_TO_ALL_BITWISE_(NAME, TYPE)  \
+    SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, and) \
+    SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, or)  \
+    SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, xor)
+#define SYMH_SHMEM_TO_ALL_ARITH_(NAME, TYPE)    \
+    SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, sum) \
+    SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, prod)
+#define SYMH_SHMEM_TO_ALL_MINMAX_(NAME, TYPE)   \
+    SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, max) \
+    SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, min) \
+    SYMH_SHMEM_TO_ALL_ARITH_(NAME, TYPE)
+SYMH_SHMEM_TO_ALL_BITWISE_TYPES(SYMH_SHMEM_TO_ALL_BITWISE_)
+SYMH_SHMEM_TO_ALL_MINMAX_TYPES(SYMH_SHMEM_TO_ALL_MINMAX_)
+#ifndef __cplusplus
+SYMH_SHMEM_TO_ALL_ARITH_(complexd, double _Complex)
+SYMH_SHMEM_TO_ALL_ARITH_(complexf, float _Complex)
+#endif
+#undef SYMH_SHMEM_TO_ALL_BITWISE_
+#undef SYMH_SHMEM_TO_ALL_ARITH_
+#undef SYMH_SHMEM_TO_ALL_MINMAX_
+#undef SYMH_SHMEM_TO_ALL_DECLARE_
+
+/* ---- library setup, exit and query ----------------------------------------------------------- */
+/* symh_init's status is dropped: OpenSHMEM's shmem_init returns nothing (a failure is logged). */
+static inline void shmem_init(void)
+{
+    (void)symh_init();
+}
+static inline int shmem_init_thread(int requested, int *provided)
+{
+    return symh_init_thread(requested, provided);
+}
+static inline void shmem_query_thread(int *provided)
+{
+    symh_query_thread(provided);
+}
+static inline void shmem_finalize(void)
+{
+    symh_finalize();
+}
+static inline void shmem_global_exit(int status)
+{
+    symh_global_exit(status);
+}
+static inline int shmem_my_pe(void)
+{
+    return symh_my_pe();
+}
+static inline int shmem_n_pes(void)
+{
+    return symh_n_pes();
+}
+static inline int shmem_pe_accessible(int pe)
+{
+    return symh_pe_accessible(pe);
+}
+static inline int shmem_addr_accessible(const void *addr, int pe)
+{
+    return symh_addr_accessible(addr, pe);
+}
+static inline void *shmem_ptr(const void *dest, int pe)
+{
+    return symh_ptr(dest, pe);
+}
+static inline void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
+{
+    return symh_team_ptr(team, dest, pe);
+}
+static inline void shmem_info_get_name(char *name)
+{
+    symh_info_get_name(name);
+}
+/* symh_pcontrol ignores its level and the rest; nothing to forward past the level. */
+static inline void shmem_pcontrol(int level, ...)
+{
+    symh_pcontrol(level);
+}
+
+/* ---- memory management ----------------------------------------------------------------------- */
+static inline void *shmem_malloc(size_t size)
+{
+    return symh_malloc(size);
+}
+static inline void *shmem_calloc(size_t count, size_t size)
+{
+    return symh_calloc(count, size);
+}
+static inline void *shmem_realloc(void *ptr, size_t size)
+{
+    return symh_realloc(ptr, size);
+}
+static inline void shmem_free(void *ptr)
+{
+    symh_free(ptr);
+}
+static inline void *shmem_malloc_with_hints(size_t size, long hints)
+{
+    return symh_malloc_with_hints(size, hints);
+}
+
+/* ---- teams ----------------------------------------------------------------------------------- */
+static inline int shmem_team_my_pe(shmem_team_t team)
+{
+    return symh_team_my_pe(team);
+}
+static inline int shmem_team_n_pes(shmem_team_t team)
+{
+    return symh_team_n_pes(team);
+}
+static inline int shmem_team_get_config(shmem_team_t team, long config_mask,
+                                        shmem_team_config_t *config)
+{
+    return symh_team_get_config(team, config_mask, config);
+}
+static inline int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)
+{
+    return symh_team_translate_pe(src_team, src_pe, dest_team);
+}
+static inline int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride,
+                                           int size, const shmem_team_config_t *config,
+                                           long config_mask, shmem_team_t *new_team)
+{
+    return symh_team_split_strided(parent_team, start, stride, size, config, config_mask, new_team);
+}
+static inline int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
+                                      const shmem_team_config_t *xaxis_config, long xaxis_mask,
+                                      shmem_team_t *xaxis_team,
+                                      const shmem_team_config_t *yaxis_config, long yaxis_mask,
+                                      shmem_team_t *yaxis_team)
+{
+    return symh_team_split_2d(parent_team, xrange, xaxis_config, xaxis_mask, xaxis_team,
+                              yaxis_config, yaxis_mask, yaxis_team);
+}
+static inline void shmem_team_destroy(shmem_team_t team)
+{
+    symh_team_destroy(team);
+}
+
+/* ---- communication contexts ------------------------------------------------------------------ */
+static inline int shmem_ctx_create(long options, shmem_ctx_t *ctx)
+{
+    return symh_ctx_create(options, ctx);
+}
+static inline int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
+{
+    return symh_team_create_ctx(team, options, ctx);
+}
+static inline void shmem_ctx_destroy(shmem_ctx_t ctx)
+{
+    symh_ctx_destroy(ctx);
+}
+static inline int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
+{
+    return symh_ctx_get_team(ctx, team);
+}
+
+/* ---- how the typed families are generated ----------------------------------------------------
+ * DEF(FN, P, SP, CP, CA, NAME, TYPE) defines one family for one type: FN(P, NAME, SUFFIX) names
+ * each function (SYMH_SHMEM_TNAME_: shmem_long_put, shmem_ctx_long_put; SYMH_SHMEM_GNAME_: the
+ * C++ overload shmem_put), SP is the symh_ prefix it forwards to, CP the context parameter and CA
+ * the context argument (both empty in the plain form). */
+#define SYMH_SHMEM_TNAME_(P, NAME, S) P##_##NAME##S
+#define SYMH_SHMEM_GNAME_(P, NAME, S) shmem##S
+#define SYMH_SHMEM_FORMS_(DEF, FN, NAME, TYPE) \
+    DEF(FN, shmem, symh, (), (), NAME, TYPE)   \
+    DEF(FN, shmem_ctx, symh_ctx, (shmem_ctx_t ctx, ), (ctx, ), NAME, TYPE)
+
+/* ---- RMA ------------------------------------------------------------------------------------- */
+#define SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, NAME, TYPE, S)                           \
+    static inline void FN(P, NAME, S)(SYMH_UNPAREN_ CP TYPE * dest, const TYPE *source, \
+                                      size_t nelems, int pe)                            \
+    {                                                                                   \
+        SP##_##NAME##S(SYMH_UNPAREN_ CA dest, source, nelems, pe);                      \
+    }
+#define SYMH_SHMEM_RMA_STRIDED_ONE_(FN, P, SP, CP, CA, NAME, TYPE, S)                      \
+    static inline void FN(P, NAME, S)(SYMH_UNPAREN_ CP TYPE * dest, const TYPE *source,    \
+                                      ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) \
+    {                                                                                      \
+        SP##_##NAME##S(SYMH_UNPAREN_ CA dest, source, dst, sst, nelems, pe);               \
+    }
+#define SYMH_SHMEM_RMA_DEF_(FN, P, SP, CP, CA, NAME, TYPE)                               \
+    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _put)                             \
+    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _get)                             \
+    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _put_nbi)                         \
+    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _get_nbi)                         \
+    SYMH_SHMEM_RMA_STRIDED_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _iput)                    \
+    SYMH_SHMEM_RMA_STRIDED_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _iget)                    \
+    static inline void FN(P, NAME, _p)(SYMH_UNPAREN_ CP TYPE * dest, TYPE value, int pe) \
+    {                                                                                    \
+        SP##_##NAME##_p(SYMH_UNPAREN_ CA dest, value, pe);                               \
+    }                                                                                    \
+    static inline TYPE FN(P, NAME, _g)(SYMH_UNPAREN_ CP const TYPE *source, int pe)      \
+    {                                                                                    \
+        return SP##_##NAME##_g(SYMH_UNPAREN_ CA source, pe);                             \
+    }
+#define SYMH_SHMEM_RMA_T_(NAME, TYPE) \
+    SYMH_SHMEM_FORMS_(SYMH_SHMEM_RMA_DEF_, SYMH_SHMEM_TNAME_, NAME, TYPE)
+SYMH_RMA_TYPES(SYMH_SHMEM_RMA_T_)
+#undef SYMH_SHMEM_RMA_T_
+
+/* putmem/getmem and the sized forms putSIZE/getSIZE/iputSIZE/igetSIZE (no C11 generic): NAME is
+ * the routine's name, the suffix what follows it. */
+#define SYMH_SHMEM_MEM_DEF_(FN, P, SP, CP, CA, UNUSED, TYPE)   \
+    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, putmem, void, )     \
+    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, getmem, void, )     \
+    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, putmem, void, _nbi) \
+    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, getmem, void, _nbi)
+SYMH_SHMEM_FORMS_(SYMH_SHMEM_MEM_DEF_, SYMH_SHMEM_TNAME_, mem, void)
+#undef SYMH_SHMEM_MEM_DEF_
+#define SYMH_SHMEM_SIZED_DEF_(FN, P, SP, CP, CA, BITS, UNUSED)         \
+    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, put##BITS, void, )          \
+    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, get##BITS, void, )          \
+    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, put##BITS, void, _nbi)      \
+    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, get##BITS, void, _nbi)      \
+    SYMH_SHMEM_RMA_STRIDED_ONE_(FN, P, SP, CP, CA, iput##BITS, void, ) \
+    SYMH_SHMEM_RMA_STRIDED_ONE_(FN, P, SP, CP, CA, iget##BITS, void, )
+#define SYMH_SHMEM_SIZED_T_(BITS) \
+    SYMH_SHMEM_FORMS_(SYMH_SHMEM_SIZED_DEF_, SYMH_SHMEM_TNAME_, BITS, void)
+SYMH_RMA_SIZES(SYMH_SHMEM_SIZED_T_)
+#undef SYMH_SHMEM_SIZED_T_
+#undef SYMH_SHMEM_SIZED_DEF_
+
+/* ---- signaling operations -------------------------------------------------------------------- */
+#define SYMH_SHMEM_SIGNAL_ONE_(FN, P, SP, CP, CA, NAME, TYPE, S)                             \
+    static inline void FN(P, NAME, S)(SYMH_UNPAREN_ CP TYPE * dest, const TYPE *source,      \
+                                      size_t nelems, uint64_t *sig_addr, uint64_t signal,    \
+                                      int sig_op, int pe)                                    \
+    {                                                                                        \
+        SP##_##NAME##S(SYMH_UNPAREN_ CA dest, source, nelems, sig_addr, signal, sig_op, pe); \
+    }
+#define SYMH_SHMEM_SIGNAL_DEF_(FN, P, SP, CP, CA, NAME, TYPE)          \
+    SYMH_SHMEM_SIGNAL_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _put_signal) \
+    SYMH_SHMEM_SIGNAL_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _put_signal_nbi)
+#define SYMH_SHMEM_SIGNAL_T_(NAME, TYPE) \
+    SYMH_SHMEM_FORMS_(SYMH_SHMEM_SIGNAL_DEF_, SYMH_SHMEM_TNAME_, NAME, TYPE)
+SYMH_RMA_TYPES(SYMH_SHMEM_SIGNAL_T_)
+#undef SYMH_SHMEM_SIGNAL_T_
+#define SYMH_SHMEM_SIGNAL_MEM_DEF_(FN, P, SP, CP, CA, UNUSED, TYPE)  \
+    SYMH_SHMEM_SIGNAL_ONE_(FN, P, SP, CP, CA, putmem, void, _signal) \
+    SYMH_SHMEM_SIGNAL_ONE_(FN, P, SP, CP, CA, putmem, void, _signal_nbi)
+SYMH_SHMEM_FORMS_(SYMH_SHMEM_SIGNAL_MEM_DEF_, SYMH_SHMEM_TNAME_, mem, void)
+#undef SYMH_SHMEM_SIGNAL_MEM_DEF_
+#define SYMH_SHMEM_SIGNAL_SIZED_DEF_(FN, P, SP, CP, CA, BITS, UNUSED)   \
+    SYMH_SHMEM_SIGNAL_ONE_(FN, P, SP, CP, CA, put##BITS, void, _signal) \
+    SYMH_SHMEM_SIGNAL_ONE_(FN, P, SP, CP, CA, put##BITS, void, _signal_nbi)
+#define SYMH_SHMEM_SIGNAL_SIZED_T_(BITS) \
+    SYMH_SHMEM_FORMS_(SYMH_SHMEM_SIGNAL_SIZED_DEF_, SYMH_SHMEM_TNAME_, BITS, void)
+SYMH_RMA_SIZES(SYMH_SHMEM_SIGNAL_SIZED_T_)
+#undef SYMH_SHMEM_SIGNAL_SIZED_T_
+#undef SYMH_SHMEM_SIGNAL_SIZED_DEF_
+
+static inline uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
+{
+    return symh_signal_fetch(sig_addr);
+}
+static inline uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
+{
+    return symh_signal_wait_until(sig_addr, cmp, cmp_value);
+}
+
+/* ---- atomic memory operations ---------------------------------------------------------------- */
+/* One routine: R FN(P, NAME, S)(CP PARAMS) { return SP_NAME_S(CA ARGS); } with PARAMS and ARGS
+ * in parentheses. */
+#define SYMH_SHMEM_AMO_ONE_(FN, P, SP, CP, CA, NAME, R, S, PARAMS, ARGS)  \
+    static inline R FN(P, NAME, S)(SYMH_UNPAREN_ CP SYMH_UNPAREN_ PARAMS) \
+    {                                                                     \
+        return SP##_##NAME##S(SYMH_UNPAREN_ CA SYMH_UNPAREN_ ARGS);       \
+    }
+/* The same for a routine returning nothing (ISO C forbids `return f();` there). */
+#define SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, S, PARAMS, ARGS)       \
+    static inline void FN(P, NAME, S)(SYMH_UNPAREN_ CP SYMH_UNPAREN_ PARAMS) \
+    {                                                                        \
+        SP##_##NAME##S(SYMH_UNPAREN_ CA SYMH_UNPAREN_ ARGS);                 \
+    }
+#define SYMH_SHMEM_AMO_FETCH_SET_SWAP_(FN, P, SP, CP, CA, NAME, TYPE)                             \
+    SYMH_SHMEM_AMO_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _atomic_fetch,                             \
+                        (const TYPE *source, int pe), (source, pe))                               \
+    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_set, (TYPE * dest, TYPE value, int pe), \
+                         (dest, value, pe))                                                       \
+    SYMH_SHMEM_AMO_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _atomic_swap,                              \
+                        (TYPE * dest, TYPE value, int pe), (dest, value, pe))                     \
+    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_fetch_nbi,                              \
+                         (TYPE * fetch, const TYPE *source, int pe), (fetch, source, pe))         \
+    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_swap_nbi,                               \
+                         (TYPE * fetch, TYPE * dest, TYPE value, int pe),                         \
+                         (fetch, dest, value, pe))
+#define SYMH_SHMEM_AMO_STANDARD_(FN, P, SP, CP, CA, NAME, TYPE)                                   \
+    SYMH_SHMEM_AMO_FETCH_SET_SWAP_(FN, P, SP, CP, CA, NAME, TYPE)                                 \
+    SYMH_SHMEM_AMO_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _atomic_compare_swap,                      \
+                        (TYPE * dest, TYPE cond, TYPE value, int pe), (dest, cond, value, pe))    \
+    SYMH_SHMEM_AMO_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _atomic_fetch_inc, (TYPE * dest, int pe),  \
+                        (dest, pe))                                                               \
+    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_inc, (TYPE * dest, int pe), (dest, pe)) \
+    SYMH_SHMEM_AMO_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _atomic_fetch_add,                         \
+                        (TYPE * dest, TYPE value, int pe), (dest, value, pe))                     \
+    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_add, (TYPE * dest, TYPE value, int pe), \
+                         (dest, value, pe))                                                       \
+    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_compare_swap_nbi,                       \
+                         (TYPE * fetch, TYPE * dest, TYPE cond, TYPE value, int pe),              \
+                         (fetch, dest, cond, value, pe))                                          \
+    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_fetch_inc_nbi,                          \
+                         (TYPE * fetch, TYPE * dest, int pe), (fetch, dest, pe))                  \
+    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_fetch_add_nbi,                          \
+                         (TYPE * fetch, TYPE * dest, TYPE value, int pe),                         \
+                         (fetch, dest, value, pe))
+#define SYMH_SHMEM_AMO_BITWISE_ONE_(FN, P, SP, CP, CA, NAME, TYPE, OP)                             \
+    SYMH_SHMEM_AMO_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _atomic_fetch_##OP,                         \
+                        (TYPE * dest, TYPE value, int pe), (dest, value, pe))                      \
+    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_##OP, (TYPE * dest, TYPE value, int pe), \
+                         (dest, value, pe))                                                        \
+    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_fetch_##OP##_nbi,                        \
+                         (TYPE * fetch, TYPE * dest, TYPE value, int pe),                          \
+                         (fetch, dest, value, pe))
+#define SYMH_SHMEM_AMO_BITWISE_(FN, P, SP, CP, CA, NAME, TYPE)      \
+    SYMH_SHMEM_AMO_BITWISE_ONE_(FN, P, SP, CP, CA, NAME, TYPE, and) \
+    SYMH_SHMEM_AMO_BITWISE_ONE_(FN, P, SP, CP, CA, NAME, TYPE, or)  \
+    SYMH_SHMEM_AMO_BITWISE_ONE_(FN, P, SP, CP, CA, NAME, TYPE, xor)
+#define SYMH_SHMEM_AMO_STANDARD_T_(NAME, TYPE) \
+    SYMH_SHMEM_FORMS_(SYMH_SHMEM_AMO_STANDARD_, SYMH_SHMEM_TNAME_, NAME, TYPE)
+#define SYMH_SHMEM_AMO_EXTENDED_T_(NAME, TYPE) \
+    SYMH_SHMEM_FORMS_(SYMH_SHMEM_AMO_FETCH_SET_SWAP_, SYMH_SHMEM_TNAME_, NAME, TYPE)
+#define SYMH_SHMEM_AMO_BITWISE_T_(NAME, TYPE) \
+    SYMH_SHMEM_FORMS_(SYMH_SHMEM_AMO_BITWISE_, SYMH_SHMEM_TNAME_, NAME, TYPE)
+SYMH_AMO_STANDARD_TYPES(SYMH_SHMEM_AMO_STANDARD_T_)
+SYMH_AMO_EXTENDED_TYPES(SYMH_SHMEM_AMO_EXTENDED_T_)
+SYMH_AMO_BITWISE_TYPES(SYMH_SHMEM_AMO_BITWISE_T_)
+#undef SYMH_SHMEM_AMO_STANDARD_T_
+#undef SYMH_SHMEM_AMO_EXTENDED_T_
+#undef SYMH_SHMEM_AMO_BITWISE_T_
+
+/* ---- memory ordering ------------------------------------------------------------------------- */
+static inline void shmem_fence(void)
+{
+    symh_fence();
+}
+static inline void shmem_quiet(void)
+{
+    symh_quiet();
+}
+static inline void shmem_ctx_fence(shmem_ctx_t ctx)
+{
+    symh_ctx_fence(ctx);
+}
+static inline void shmem_ctx_quiet(shmem_ctx_t ctx)
+{
+    symh_ctx_quiet(ctx);
+}
+
+/* ---- collectives over teams ------------------------------------------------------------------ */
+static inline void shmem_barrier_all(void)
+{
+    symh_barrier_all();
+}
+static inline void shmem_sync_all(void)
+{
+    symh_sync_all();
+}
+static inline int shmem_team_sync(shmem_team_t team)
+{
+    return symh_team_sync(team);
+}
+
+static inline int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source,
+                                     size_t nelems, int PE_root)
+{
+    return symh_broadcastmem(team, dest, source, nelems, PE_root);
+}
+static inline int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
+{
+    return symh_collectmem(team, dest, source, nelems);
+}
+static inline int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source,
+                                    size_t nelems)
+{
+    return symh_fcollectmem(team, dest, source, nelems);
+}
+static inline int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source,
+                                    size_t nelems)
+{
+    return symh_alltoallmem(team, dest, source, nelems);
+}
+static inline int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source,
+                                     ptrdiff_t dst, ptrdiff_t sst, size_t nelems)
+{
+    return symh_alltoallsmem(team, dest, source, dst, sst, nelems);
+}
+
+/* The team collectives: DEF(FN, NAME, TYPE) (no context form). */
+#define SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, S)                                              \
+    static inline int FN(shmem, NAME, S)(shmem_team_t team, TYPE * dest, const TYPE *source, \
+                                         size_t nelems)                                      \
+    {                                                                                        \
+        return symh_##NAME##S(team, dest, source, nelems);                                   \
+    }
+#define SYMH_SHMEM_COLL_DEF_(FN, NAME, TYPE)                                                      \
+    static inline int FN(shmem, NAME, _broadcast)(shmem_team_t team, TYPE * dest,                 \
+                                                  const TYPE *source, size_t nelems, int PE_root) \
+    {                                                                                             \
+        return symh_##NAME##_broadcast(team, dest, source, nelems, PE_root);                      \
+    }                                                                                             \
+    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _collect)                                                \
+    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _fcollect)                                               \
+    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _alltoall)                                               \
+    static inline int FN(shmem, NAME, _alltoalls)(shmem_team_t team, TYPE * dest,                 \
+                                                  const TYPE *source, ptrdiff_t dst,              \
+                                                  ptrdiff_t sst, size_t nelems)                   \
+    {                                                                                             \
+        return symh_##NAME##_alltoalls(team, dest, source, dst, sst, nelems);                     \
+    }
+#define SYMH_SHMEM_COLL_T_(NAME, TYPE) SYMH_SHMEM_COLL_DEF_(SYMH_SHMEM_TNAME_, NAME, TYPE)
+SYMH_RMA_TYPES(SYMH_SHMEM_COLL_T_)
+#undef SYMH_SHMEM_COLL_T_
+
+/* Reductions: shmem_TYPENAME_OP_reduce. */
+#define SYMH_SHMEM_REDUCE_BITWISE_DEF_(FN, NAME, TYPE) \
+    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _and_reduce)  \
+    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _or_reduce)   \
+    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _xor_reduce)
+#define SYMH_SHMEM_REDUCE_ARITH_DEF_(FN, NAME, TYPE)  \
+    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _sum_reduce) \
+    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _prod_reduce)
+#define SYMH_SHMEM_REDUCE_MINMAX_DEF_(FN, NAME, TYPE) \
+    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _max_reduce) \
+    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _min_reduce) \
+    SYMH_SHMEM_REDUCE_ARITH_DEF_(FN, NAME, TYPE)
+#define SYMH_SHMEM_REDUCE_BITWISE_T_(NAME, TYPE) \
+    SYMH_SHMEM_REDUCE_BITWISE_DEF_(SYMH_SHMEM_TNAME_, NAME, TYPE)
+#define SYMH_SHMEM_REDUCE_MINMAX_T_(NAME, TYPE) \
+    SYMH_SHMEM_REDUCE_MINMAX_DEF_(SYMH_SHMEM_TNAME_, NAME, TYPE)
+#define SYMH_SHMEM_REDUCE_ARITH_T_(NAME, TYPE) \
+    SYMH_SHMEM_REDUCE_ARITH_DEF_(SYMH_SHMEM_TNAME_, NAME, TYPE)
+SYMH_REDUCE_BITWISE_TYPES(SYMH_SHMEM_REDUCE_BITWISE_T_)
+SYMH_REDUCE_MINMAX_TYPES(SYMH_SHMEM_REDUCE_MINMAX_T_)
+#ifndef __cplusplus
+SYMH_REDUCE_COMPLEX_TYPES(SYMH_SHMEM_REDUCE_ARITH_T_)
+#endif
+#undef SYMH_SHMEM_REDUCE_BITWISE_T_
+#undef SYMH_SHMEM_REDUCE_MINMAX_T_
+#undef SYMH_SHMEM_REDUCE_ARITH_T_
+
+/* ---- point-to-point synchronization ---------------------------------------------------------- */
+#define SYMH_SHMEM_P2P_ONE_(FN, NAME, R, S, PARAMS, ARGS)    \
+    static inline R FN(shmem, NAME, S)(SYMH_UNPAREN_ PARAMS) \
+    {                                                        \
+        return symh_##NAME##S(SYMH_UNPAREN_ ARGS);           \
+    }
+#define SYMH_SHMEM_P2P_VOID_(FN, NAME, S, PARAMS, ARGS)         \
+    static inline void FN(shmem, NAME, S)(SYMH_UNPAREN_ PARAMS) \
+    {                                                           \
+        symh_##NAME##S(SYMH_UNPAREN_ ARGS);                     \
+    }
+#define SYMH_SHMEM_P2P_DEF_(FN, NAME, TYPE)                                                        \
+    SYMH_SHMEM_P2P_VOID_(FN, NAME, _wait_until, (TYPE * ivar, int cmp, TYPE cmp_value),            \
+                         (ivar, cmp, cmp_value))                                                   \
+    SYMH_SHMEM_P2P_ONE_(FN, NAME, int, _test, (TYPE * ivar, int cmp, TYPE cmp_value),              \
+                        (ivar, cmp, cmp_value))                                                    \
+    SYMH_SHMEM_P2P_VOID_(                                                                          \
+        FN, NAME, _wait_until_all,                                                                 \
+        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value),                 \
+        (ivars, nelems, status, cmp, cmp_value))                                                   \
+    SYMH_SHMEM_P2P_ONE_(FN, NAME, size_t, _wait_until_any,                                         \
+                        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value), \
+                        (ivars, nelems, status, cmp, cmp_value))                                   \
+    SYMH_SHMEM_P2P_ONE_(FN, NAME, size_t, _wait_until_some,                                        \
+                        (TYPE * ivars, size_t nelems, size_t * indices, const int *status,         \
+                         int cmp, TYPE cmp_value),                                                 \
+                        (ivars, nelems, indices, status, cmp, cmp_value))                          \
+    SYMH_SHMEM_P2P_VOID_(                                                                          \
+        FN, NAME, _wait_until_all_vector,                                                          \
+        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE *cmp_values),               \
+        (ivars, nelems, status, cmp, cmp_values))                                                  \
+    SYMH_SHMEM_P2P_ONE_(                                                                           \
+        FN, NAME, size_t, _wait_until_any_vector,                                                  \
+        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE *cmp_values),               \
+        (ivars, nelems, status, cmp, cmp_values))                                                  \
+    SYMH_SHMEM_P2P_ONE_(FN, NAME, size_t, _wait_until_some_vector,                                 \
+                        (TYPE * ivars, size_t nelems, size_t * indices, const int *status,         \
+                         int cmp, TYPE *cmp_values),                                               \
+                        (ivars, nelems, indices, status, cmp, cmp_values))                         \
+    SYMH_SHMEM_P2P_ONE_(FN, NAME, int, _test_all,                                                  \
+                        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value), \
+                        (ivars, nelems, status, cmp, cmp_value))                                   \
+    SYMH_SHMEM_P2P_ONE_(FN, NAME, size_t, _test_any,                                               \
+                        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value), \
+                        (ivars, nelems, status, cmp, cmp_value))                                   \
+    SYMH_SHMEM_P2P_ONE_(FN, NAME, size_t, _test_some,                                              \
+                        (TYPE * ivars, size_t nelems, size_t * indices, const int *status,         \
+                         int cmp, TYPE cmp_value),                                                 \
+                        (ivars, nelems, indices, status, cmp, cmp_value))                          \
+    SYMH_SHMEM_P2P_ONE_(                                                                           \
+        FN, NAME, int, _test_all_vector,                                                           \
+        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE *cmp_values),               \
+        (ivars, nelems, status, cmp, cmp_values))                                                  \
+    SYMH_SHMEM_P2P_ONE_(                                                                           \
+        FN, NAME, size_t, _test_any_vector,                                                        \
+        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE *cmp_values),               \
+        (ivars, nelems, status, cmp, cmp_values))                                                  \
+    SYMH_SHMEM_P2P_ONE_(FN, NAME, size_t, _test_some_vector,                                       \
+                        (TYPE * ivars, size_t nelems, size_t * indices, const int *status,         \
+                         int cmp, TYPE *cmp_values),                                               \
+                        (ivars, nelems, indices, status, cmp, cmp_values))
+#define SYMH_SHMEM_P2P_T_(NAME, TYPE) SYMH_SHMEM_P2P_DEF_(SYMH_SHMEM_TNAME_, NAME, TYPE)
+SYMH_P2P_TYPES(SYMH_SHMEM_P2P_T_)
+#undef SYMH_SHMEM_P2P_T_
+
+/* ---- distributed locking --------------------------------------------------------------------- */
+static inline void shmem_set_lock(long *lock)
+{
+    symh_set_lock(lock);
+}
+static inline void shmem_clear_lock(long *lock)
+{
+    symh_clear_lock(lock);
+}
+static inline int shmem_test_lock(long *lock)
+{
+    return symh_test_lock(lock);
+}
+
+/* ---- deprecated (OpenSHMEM 1.5 Annex F), still supported ------------------------------------- */
+static inline int _my_pe(void)
+{
+    return symh_my_pe();
+}
+static inline int _num_pes(void)
+{
+    return symh_n_pes();
+}
+static inline void *shmalloc(size_t size)
+{
+    return symh_malloc(size);
+}
+static inline void shfree(void *ptr)
+{
+    symh_free(ptr);
+}
+static inline void *shrealloc(void *ptr, size_t size)
+{
+    return symh_realloc(ptr, size);
+}
+static inline void *shmemalign(size_t alignment, size_t size)
+{
+    return shmem_align(alignment, size);
+}
+/* The cache routines: symheap's memory is cache coherent, there is nothing to do. */
+static inline void shmem_clear_cache_inv(void) {}
+static inline void shmem_set_cache_inv(void) {}
+static inline void shmem_clear_cache_line_inv(void *dest)
+{
+    (void)dest;
+}
+static inline void shmem_set_cache_line_inv(void *dest)
+{
+    (void)dest;
+}
+static inline void shmem_udcflush(void) {}
+static inline void shmem_udcflush_line(void *dest)
+{
+    (void)dest;
+}
+
+/* The atomics before 1.4 names: shmem_TYPENAME_fetch/set/swap (int, long, longlong, float,
+ * double) and cswap/finc/inc/fadd/add (int, long, longlong). */
+#define SYMH_SHMEM_OLD_AMO_TYPES(X) \
+    X(int, int)                     \
+    X(long, long)                   \
+    X(longlong, long long)
+#define SYMH_SHMEM_OLD_AMO_EXTENDED_TYPES(X) \
+    SYMH_SHMEM_OLD_AMO_TYPES(X)              \
+    X(float, float)                          \
+    X(double, double)
+#define SYMH_SHMEM_OLD_AMO_ONE_(FN, NAME, R, S, NEW, PARAMS, ARGS) \
+    static inline R FN(shmem, NAME, S)(SYMH_UNPAREN_ PARAMS)       \
+    {                                                              \
+        return symh_##NAME##NEW(SYMH_UNPAREN_ ARGS);               \
+    }
+#define SYMH_SHMEM_OLD_AMO_VOID_(FN, NAME, S, NEW, PARAMS, ARGS) \
+    static inline void FN(shmem, NAME, S)(SYMH_UNPAREN_ PARAMS)  \
+    {                                                            \
+        symh_##NAME##NEW(SYMH_UNPAREN_ ARGS);                    \
+    }
+#define SYMH_SHMEM_OLD_AMO_EXTENDED_DEF_(FN, NAME, TYPE)                                         \
+    SYMH_SHMEM_OLD_AMO_ONE_(FN, NAME, TYPE, _fetch, _atomic_fetch, (const TYPE *source, int pe), \
+                            (source, pe))                                                        \
+    SYMH_SHMEM_OLD_AMO_VOID_(FN, NAME, _set, _atomic_set, (TYPE * dest, TYPE value, int pe),     \
+                             (dest, value, pe))                                                  \
+    SYMH_SHMEM_OLD_AMO_ONE_(FN, NAME, TYPE, _swap, _atomic_swap,                                 \
+                            (TYPE * dest, TYPE value, int pe), (dest, value, pe))
+#define SYMH_SHMEM_OLD_AMO_DEF_(FN, NAME, TYPE)                                                    \
+    SYMH_SHMEM_OLD_AMO_ONE_(FN, NAME, TYPE, _cswap, _atomic_compare_swap,                          \
+                            (TYPE * dest, TYPE cond, TYPE value, int pe), (dest, cond, value, pe)) \
+    SYMH_SHMEM_OLD_AMO_ONE_(FN, NAME, TYPE, _finc, _atomic_fetch_inc, (TYPE * dest, int pe),       \
+                            (dest, pe))                                                            \
+    SYMH_SHMEM_OLD_AMO_VOID_(FN, NAME, _inc, _atomic_inc, (TYPE * dest, int pe), (dest, pe))       \
+    SYMH_SHMEM_OLD_AMO_ONE_(FN, NAME, TYPE, _fadd, _atomic_fetch_add,                              \
+                            (TYPE * dest, TYPE value, int pe), (dest, value, pe))                  \
+    SYMH_SHMEM_OLD_AMO_VOID_(FN, NAME, _add, _atomic_add, (TYPE * dest, TYPE value, int pe),       \
+                             (dest, value, pe))
+#define SYMH_SHMEM_OLD_AMO_T_(NAME, TYPE) SYMH_SHMEM_OLD_AMO_DEF_(SYMH_SHMEM_TNAME_, NAME, TYPE)
+#define SYMH_SHMEM_OLD_AMO_EXTENDED_T_(NAME, TYPE) \
+    SYMH_SHMEM_OLD_AMO_EXTENDED_DEF_(SYMH_SHMEM_TNAME_, NAME, TYPE)
+SYMH_SHMEM_OLD_AMO_TYPES(SYMH_SHMEM_OLD_AMO_T_)
+SYMH_SHMEM_OLD_AMO_EXTENDED_TYPES(SYMH_SHMEM_OLD_AMO_EXTENDED_T_)
+#undef SYMH_SHMEM_OLD_AMO_T_
+#undef SYMH_SHMEM_OLD_AMO_EXTENDED_T_
+
+/* shmem_TYPENAME_wait (short, int, long, longlong): wait until *ivar != cmp_value. */
+#define SYMH_SHMEM_OLD_WAIT_TYPES(X) \
+    X(short, short)                  \
+    X(int, int)                      \
+    X(long, long)                    \
+    X(longlong, long long)
+#define SYMH_SHMEM_OLD_WAIT_DEF_(FN, NAME, TYPE)                           \
+    static inline void FN(shmem, NAME, _wait)(TYPE * ivar, TYPE cmp_value) \
+    {                                                                      \
+        symh_##NAME##_wait_until(ivar, SYMH_CMP_NE, cmp_value);            \
+    }
+#define SYMH_SHMEM_OLD_WAIT_T_(NAME, TYPE) SYMH_SHMEM_OLD_WAIT_DEF_(SYMH_SHMEM_TNAME_, NAME, TYPE)
+SYMH_SHMEM_OLD_WAIT_TYPES(SYMH_SHMEM_OLD_WAIT_T_)
+#undef SYMH_SHMEM_OLD_WAIT_T_
+
+/* The C11 interfaces' answer to an argument of a type they do not take: a call to this
+ * function (declared, never defined) is "too many arguments to function". */
+void symh_shmem_generic_type_not_supported(void);
+
+SYMH_END_C_DECLS
+
+/* ---- the type-generic interfaces ---------------------------------------------------------------
+ * The types of each generic list are those of the corresponding X-macro list above less its
+ * typedefs (int8_t .. uint64_t, size_t, ptrdiff_t name one of these types already, and _Generic
+ * and overloading take each type once). X(NAME, TYPE, A, B) passes two arguments through. */
+#define SYMH_SHMEM_GEN_RMA_TYPES(X, A, B) \
+    X(float, float, A, B)                 \
+    X(double, double, A, B)               \
+    X(longdouble, long double, A, B)      \
+    X(char, char, A, B)                   \
+    X(schar, signed char, A, B)           \
+    X(short, short, A, B)                 \
+    X(int, int, A, B)                     \
+    X(long, long, A, B)                   \
+    X(longlong, long long, A, B)          \
+    X(uchar, unsigned char, A, B)         \
+    X(ushort, unsigned short, A, B)       \
+    X(uint, unsigned int, A, B)           \
+    X(ulong, unsigned long, A, B)         \
+    X(ulonglong, unsigned long long, A, B)
+#define SYMH_SHMEM_GEN_AMO_BITWISE_TYPES(X, A, B) \
+    X(uint, unsigned int, A, B)                   \
+    X(ulong, unsigned long, A, B)                 \
+    X(ulonglong, unsigned long long, A, B)
+#define SYMH_SHMEM_GEN_AMO_STANDARD_TYPES(X, A, B) \
+    X(int, int, A, B)                              \
+    X(long, long, A, B)                            \
+    X(longlong, long long, A, B)                   \
+    SYMH_SHMEM_GEN_AMO_BITWISE_TYPES(X, A, B)
+#define SYMH_SHMEM_GEN_AMO_FLOAT_TYPES(X, A, B) \
+    X(float, float, A, B)                       \
+    X(double, double, A, B)
+#define SYMH_SHMEM_GEN_AMO_EXTENDED_TYPES(X, A, B) \
+    SYMH_SHMEM_GEN_AMO_STANDARD_TYPES(X, A, B)     \
+    SYMH_SHMEM_GEN_AMO_FLOAT_TYPES(X, A, B)
+#define SYMH_SHMEM_GEN_P2P_TYPES(X, A, B) \
+    X(short, short, A, B)                 \
+    X(int, int, A, B)                     \
+    X(long, long, A, B)                   \
+    X(longlong, long long, A, B)          \
+    X(ushort, unsigned short, A, B)       \
+    X(uint, unsigned int, A, B)           \
+    X(ulong, unsigned long, A, B)         \
+    X(ulonglong, unsigned long long, A, B)
+#define SYMH_SHMEM_GEN_REDUCE_BITWISE_TYPES(X, A, B) \
+    X(uchar, unsigned char, A, B)                    \
+    X(ushort, unsigned short, A, B)                  \
+    X(uint, unsigned int, A, B)                      \
+    X(ulong, unsigned long, A, B)                    \
+    X(ulonglong, unsigned long long, A, B)
+#define SYMH_SHMEM_GEN_REDUCE_MINMAX_TYPES(X, A, B) \
+    X(char, char, A, B)                             \
+    X(schar, signed char, A, B)                     \
+    X(short, short, A, B)                           \
+    X(int, int, A, B)                               \
+    X(long, long, A, B)                             \
+    X(longlong, long long, A, B)                    \
+    X(uchar, unsigned char, A, B)                   \
+    X(ushort, unsigned short, A, B)                 \
+    X(uint, unsigned int, A, B)                     \
+    X(ulong, unsigned long, A, B)                   \
+    X(ulonglong, unsigned long long, A, B)          \
+    X(float, float, A, B)                           \
+    X(double, double, A, B)                         \
+    X(longdouble, long double, A, B)
+#define SYMH_SHMEM_GEN_OLD_AMO_TYPES(X, A, B) \
+    X(int, int, A, B)                         \
+    X(long, long, A, B)                       \
+    X(longlong, long long, A, B)
+#define SYMH_SHMEM_GEN_OLD_AMO_FLOAT_TYPES(X, A, B) \
+    X(float, float, A, B)                           \
+    X(double, double, A, B)
+#define SYMH_SHMEM_GEN_OLD_AMO_EXTENDED_TYPES(X, A, B) \
+    SYMH_SHMEM_GEN_OLD_AMO_TYPES(X, A, B)              \
+    SYMH_SHMEM_GEN_OLD_AMO_FLOAT_TYPES(X, A, B)
+
+#if defined(__cplusplus)
+/* C++: overloads of the generic names, generated by the same DEF macros as the typed routines
+ * (FN SYMH_SHMEM_GNAME_). */
+#define SYMH_SHMEM_CXX_CTX_(NAME, TYPE, DEF, UNUSED) \
+    SYMH_SHMEM_FORMS_(DEF, SYMH_SHMEM_GNAME_, NAME, TYPE)
+#define SYMH_SHMEM_CXX_ONE_(NAME, TYPE, DEF, UNUSED) DEF(SYMH_SHMEM_GNAME_, NAME, TYPE)
+extern "C++" {
+SYMH_SHMEM_GEN_RMA_TYPES(SYMH_SHMEM_CXX_CTX_, SYMH_SHMEM_RMA_DEF_, ~)
+SYMH_SHMEM_GEN_RMA_TYPES(SYMH_SHMEM_CXX_CTX_, SYMH_SHMEM_SIGNAL_DEF_, ~)
+SYMH_SHMEM_GEN_AMO_STANDARD_TYPES(SYMH_SHMEM_CXX_CTX_, SYMH_SHMEM_AMO_STANDARD_, ~)
+SYMH_SHMEM_GEN_AMO_FLOAT_TYPES(SYMH_SHMEM_CXX_CTX_, SYMH_SHMEM_AMO_FETCH_SET_SWAP_, ~)
+SYMH_SHMEM_GEN_AMO_BITWISE_TYPES(SYMH_SHMEM_CXX_CTX_, SYMH_SHMEM_AMO_BITWISE_, ~)
+SYMH_SHMEM_GEN_RMA_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_COLL_DEF_, ~)
+SYMH_SHMEM_GEN_REDUCE_BITWISE_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_REDUCE_BITWISE_DEF_, ~)
+SYMH_SHMEM_GEN_REDUCE_MINMAX_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_REDUCE_MINMAX_DEF_, ~)
+SYMH_SHMEM_GEN_P2P_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_P2P_DEF_, ~)
+SYMH_SHMEM_GEN_OLD_AMO_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_OLD_AMO_DEF_, ~)
+SYMH_SHMEM_GEN_OLD_AMO_EXTENDED_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_OLD_AMO_EXTENDED_DEF_, ~)
+#define SYMH_SHMEM_CXX_OLD_WAIT_(NAME, TYPE) SYMH_SHMEM_OLD_WAIT_DEF_(SYMH_SHMEM_GNAME_, NAME, TYPE)
+SYMH_SHMEM_OLD_WAIT_TYPES(SYMH_SHMEM_CXX_OLD_WAIT_)
+#undef SYMH_SHMEM_CXX_OLD_WAIT_
+/* shmem_sync: the team form, and the deprecated active-set form (a barrier satisfies it). */
+static inline int shmem_sync(shmem_team_t team)
+{
+    return symh_team_sync(team);
+}
+static inline void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    shmem_barrier(PE_start, logPE_stride, PE_size, pSync);
+}
+}
+#undef SYMH_SHMEM_CXX_CTX_
+#undef SYMH_SHMEM_CXX_ONE_
+
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+/* C11: _Generic over the pointer argument that carries the type (the destination, or the source
+ * of g and fetch), `TYPE *` and `const TYPE *` alike. The routines with a context form choose it
+ * when the first argument is a shmem_ctx_t. */
+#define SYMH_SHMEM_ARG0_(...)               SYMH_SHMEM_ARG0_I_(__VA_ARGS__, 0)
+#define SYMH_SHMEM_ARG0_I_(A0, ...)         A0
+#define SYMH_SHMEM_ARG1_(...)               SYMH_SHMEM_ARG1_I_(__VA_ARGS__, 0, 0)
+#define SYMH_SHMEM_ARG1_I_(A0, A1, ...)     A1
+#define SYMH_SHMEM_ASSOC_(NAME, TYPE, P, S) TYPE * : P##NAME##S, const TYPE * : P##NAME##S,
+#define SYMH_SHMEM_SELECT_(LIST, P, S, ARG) \
+    _Generic((ARG), LIST(SYMH_SHMEM_ASSOC_, P, S) default : symh_shmem_generic_type_not_supported)
+#define SYMH_SHMEM_CTX_SELECT_(LIST, S, ...)                                                   \
+    _Generic((SYMH_SHMEM_ARG0_(__VA_ARGS__)), shmem_ctx_t                                      \
+             : SYMH_SHMEM_SELECT_(LIST, shmem_ctx_, S, SYMH_SHMEM_ARG1_(__VA_ARGS__)), default \
+             : SYMH_SHMEM_SELECT_(LIST, shmem_, S, SYMH_SHMEM_ARG0_(__VA_ARGS__)))
+
+#define SYMH_SHMEM_RMA_GEN_(S, ...) \
+    SYMH_SHMEM_CTX_SELECT_(SYMH_SHMEM_GEN_RMA_TYPES, S, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_put(...)            SYMH_SHMEM_RMA_GEN_(_put, __VA_ARGS__)
+#define shmem_get(...)            SYMH_SHMEM_RMA_GEN_(_get, __VA_ARGS__)
+#define shmem_put_nbi(...)        SYMH_SHMEM_RMA_GEN_(_put_nbi, __VA_ARGS__)
+#define shmem_get_nbi(...)        SYMH_SHMEM_RMA_GEN_(_get_nbi, __VA_ARGS__)
+#define shmem_iput(...)           SYMH_SHMEM_RMA_GEN_(_iput, __VA_ARGS__)
+#define shmem_iget(...)           SYMH_SHMEM_RMA_GEN_(_iget, __VA_ARGS__)
+#define shmem_p(...)              SYMH_SHMEM_RMA_GEN_(_p, __VA_ARGS__)
+#define shmem_g(...)              SYMH_SHMEM_RMA_GEN_(_g, __VA_ARGS__)
+#define shmem_put_signal(...)     SYMH_SHMEM_RMA_GEN_(_put_signal, __VA_ARGS__)
+#define shmem_put_signal_nbi(...) SYMH_SHMEM_RMA_GEN_(_put_signal_nbi, __VA_ARGS__)
+
+#define SYMH_SHMEM_AMO_STANDARD_GEN_(S, ...) \
+    SYMH_SHMEM_CTX_SELECT_(SYMH_SHMEM_GEN_AMO_STANDARD_TYPES, S, __VA_ARGS__)(__VA_ARGS__)
+#define SYMH_SHMEM_AMO_EXTENDED_GEN_(S, ...) \
+    SYMH_SHMEM_CTX_SELECT_(SYMH_SHMEM_GEN_AMO_EXTENDED_TYPES, S, __VA_ARGS__)(__VA_ARGS__)
+#define SYMH_SHMEM_AMO_BITWISE_GEN_(S, ...) \
+    SYMH_SHMEM_CTX_SELECT_(SYMH_SHMEM_GEN_AMO_BITWISE_TYPES, S, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_fetch(...)     SYMH_SHMEM_AMO_EXTENDED_GEN_(_atomic_fetch, __VA_ARGS__)
+#define shmem_atomic_set(...)       SYMH_SHMEM_AMO_EXTENDED_GEN_(_atomic_set, __VA_ARGS__)
+#define shmem_atomic_swap(...)      SYMH_SHMEM_AMO_EXTENDED_GEN_(_atomic_swap, __VA_ARGS__)
+#define shmem_atomic_fetch_nbi(...) SYMH_SHMEM_AMO_EXTENDED_GEN_(_atomic_fetch_nbi, __VA_ARGS__)
+#define shmem_atomic_swap_nbi(...)  SYMH_SHMEM_AMO_EXTENDED_GEN_(_atomic_swap_nbi, __VA_ARGS__)
+#define shmem_atomic_compare_swap(...) \
+    SYMH_SHMEM_AMO_STANDARD_GEN_(_atomic_compare_swap, __VA_ARGS__)
+#define shmem_atomic_fetch_inc(...) SYMH_SHMEM_AMO_STANDARD_GEN_(_atomic_fetch_inc, __VA_ARGS__)
+#define shmem_atomic_inc(...)       SYMH_SHMEM_AMO_STANDARD_GEN_(_atomic_inc, __VA_ARGS__)
+#define shmem_atomic_fetch_add(...) SYMH_SHMEM_AMO_STANDARD_GEN_(_atomic_fetch_add, __VA_ARGS__)
+#define shmem_atomic_add(...)       SYMH_SHMEM_AMO_STANDARD_GEN_(_atomic_add, __VA_ARGS__)
+#define shmem_atomic_compare_swap_nbi(...) \
+    SYMH_SHMEM_AMO_STANDARD_GEN_(_atomic_compare_swap_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_inc_nbi(...) \
+    SYMH_SHMEM_AMO_STANDARD_GEN_(_atomic_fetch_inc_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_add_nbi(...) \
+    SYMH_SHMEM_AMO_STANDARD_GEN_(_atomic_fetch_add_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_and(...) SYMH_SHMEM_AMO_BITWISE_GEN_(_atomic_fetch_and, __VA_ARGS__)
+#define shmem_atomic_fetch_or(...)  SYMH_SHMEM_AMO_BITWISE_GEN_(_atomic_fetch_or, __VA_ARGS__)
+#define shmem_atomic_fetch_xor(...) SYMH_SHMEM_AMO_BITWISE_GEN_(_atomic_fetch_xor, __VA_ARGS__)
+#define shmem_atomic_and(...)       SYMH_SHMEM_AMO_BITWISE_GEN_(_atomic_and, __VA_ARGS__)
+#define shmem_atomic_or(...)        SYMH_SHMEM_AMO_BITWISE_GEN_(_atomic_or, __VA_ARGS__)
+#define shmem_atomic_xor(...)       SYMH_SHMEM_AMO_BITWISE_GEN_(_atomic_xor, __VA_ARGS__)
+#define shmem_atomic_fetch_and_nbi(...) \
+    SYMH_SHMEM_AMO_BITWISE_GEN_(_atomic_fetch_and_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_or_nbi(...) \
+    SYMH_SHMEM_AMO_BITWISE_GEN_(_atomic_fetch_or_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_xor_nbi(...) \
+    SYMH_SHMEM_AMO_BITWISE_GEN_(_atomic_fetch_xor_nbi, __VA_ARGS__)
+
+/* Collectives: the team first, the type from dest. */
+#define SYMH_SHMEM_TEAM_GEN_(LIST, S, ...) \
+    SYMH_SHMEM_SELECT_(LIST, shmem_, S, SYMH_SHMEM_ARG1_(__VA_ARGS__))(__VA_ARGS__)
+#define shmem_broadcast(...) SYMH_SHMEM_TEAM_GEN_(SYMH_SHMEM_GEN_RMA_TYPES, _broadcast, __VA_ARGS__)
+#define shmem_collect(...)   SYMH_SHMEM_TEAM_GEN_(SYMH_SHMEM_GEN_RMA_TYPES, _collect, __VA_ARGS__)
+#define shmem_fcollect(...)  SYMH_SHMEM_TEAM_GEN_(SYMH_SHMEM_GEN_RMA_TYPES, _fcollect, __VA_ARGS__)
+#define shmem_alltoall(...)  SYMH_SHMEM_TEAM_GEN_(SYMH_SHMEM_GEN_RMA_TYPES, _alltoall, __VA_ARGS__)
+#define shmem_alltoalls(...) SYMH_SHMEM_TEAM_GEN_(SYMH_SHMEM_GEN_RMA_TYPES, _alltoalls, __VA_ARGS__)
+#define shmem_and_reduce(...) \
+    SYMH_SHMEM_TEAM_GEN_(SYMH_SHMEM_GEN_REDUCE_BITWISE_TYPES, _and_reduce, __VA_ARGS__)
+#define shmem_or_reduce(...) \
+    SYMH_SHMEM_TEAM_GEN_(SYMH_SHMEM_GEN_REDUCE_BITWISE_TYPES, _or_reduce, __VA_ARGS__)
+#define shmem_xor_reduce(...) \
+    SYMH_SHMEM_TEAM_GEN_(SYMH_SHMEM_GEN_REDUCE_BITWISE_TYPES, _xor_reduce, __VA_ARGS__)
+#define shmem_max_reduce(...) \
+    SYMH_SHMEM_TEAM_GEN_(SYMH_SHMEM_GEN_REDUCE_MINMAX_TYPES, _max_reduce, __VA_ARGS__)
+#define shmem_min_reduce(...) \
+    SYMH_SHMEM_TEAM_GEN_(SYMH_SHMEM_GEN_REDUCE_MINMAX_TYPES, _min_reduce, __VA_ARGS__)
+/* sum and prod take the complex types too. */
+#define SYMH_SHMEM_GEN_REDUCE_ARITH_TYPES(X, A, B) \
+    SYMH_SHMEM_GEN_REDUCE_MINMAX_TYPES(X, A, B)    \
+    X(complexd, double _Complex, A, B)             \
+    X(complexf, float _Complex, A, B)
+#define shmem_sum_reduce(...) \
+    SYMH_SHMEM_TEAM_GEN_(SYMH_SHMEM_GEN_REDUCE_ARITH_TYPES, _sum_reduce, __VA_ARGS__)
+#define shmem_prod_reduce(...) \
+    SYMH_SHMEM_TEAM_GEN_(SYMH_SHMEM_GEN_REDUCE_ARITH_TYPES, _prod_reduce, __VA_ARGS__)
+/* shmem_sync: the team form, or the deprecated active-set form (a barrier satisfies it). */
+#define shmem_sync(...)                                    \
+    _Generic((SYMH_SHMEM_ARG0_(__VA_ARGS__)), shmem_team_t \
+             : shmem_team_sync, default                    \
+             : shmem_barrier)(__VA_ARGS__)
+
+/* Point-to-point synchronization: the type from ivar(s). */
+#define SYMH_SHMEM_P2P_GEN_(S, ...)                                                        \
+    SYMH_SHMEM_SELECT_(SYMH_SHMEM_GEN_P2P_TYPES, shmem_, S, SYMH_SHMEM_ARG0_(__VA_ARGS__)) \
+    (__VA_ARGS__)
+#define shmem_wait_until(...)             SYMH_SHMEM_P2P_GEN_(_wait_until, __VA_ARGS__)
+#define shmem_wait_until_all(...)         SYMH_SHMEM_P2P_GEN_(_wait_until_all, __VA_ARGS__)
+#define shmem_wait_until_any(...)         SYMH_SHMEM_P2P_GEN_(_wait_until_any, __VA_ARGS__)
+#define shmem_wait_until_some(...)        SYMH_SHMEM_P2P_GEN_(_wait_until_some, __VA_ARGS__)
+#define shmem_wait_until_all_vector(...)  SYMH_SHMEM_P2P_GEN_(_wait_until_all_vector, __VA_ARGS__)
+#define shmem_wait_until_any_vector(...)  SYMH_SHMEM_P2P_GEN_(_wait_until_any_vector, __VA_ARGS__)
+#define shmem_wait_until_some_vector(...) SYMH_SHMEM_P2P_GEN_(_wait_until_some_vector, __VA_ARGS__)
+#define shmem_test(...)                   SYMH_SHMEM_P2P_GEN_(_test, __VA_ARGS__)
+#define shmem_test_all(...)               SYMH_SHMEM_P2P_GEN_(_test_all, __VA_ARGS__)
+#define shmem_test_any(...)               SYMH_SHMEM_P2P_GEN_(_test_any, __VA_ARGS__)
+#define shmem_test_some(...)              SYMH_SHMEM_P2P_GEN_(_test_some, __VA_ARGS__)
+#define shmem_test_all_vector(...)        SYMH_SHMEM_P2P_GEN_(_test_all_vector, __VA_ARGS__)
+#define shmem_test_any_vector(...)        SYMH_SHMEM_P2P_GEN_(_test_any_vector, __VA_ARGS__)
+#define shmem_test_some_vector(...)       SYMH_SHMEM_P2P_GEN_(_test_some_vector, __VA_ARGS__)
+
+/* Deprecated generic names. */
+#define SYMH_SHMEM_OLD_GEN_(LIST, S, ...) \
+    SYMH_SHMEM_SELECT_(LIST, shmem_, S, SYMH_SHMEM_ARG0_(__VA_ARGS__))(__VA_ARGS__)
+#define shmem_fetch(...) \
+    SYMH_SHMEM_OLD_GEN_(SYMH_SHMEM_GEN_OLD_AMO_EXTENDED_TYPES, _fetch, __VA_ARGS__)
+#define shmem_set(...) SYMH_SHMEM_OLD_GEN_(SYMH_SHMEM_GEN_OLD_AMO_EXTENDED_TYPES, _set, __VA_ARGS__)
+#define shmem_swap(...) \
+    SYMH_SHMEM_OLD_GEN_(SYMH_SHMEM_GEN_OLD_AMO_EXTENDED_TYPES, _swap, __VA_ARGS__)
+#define shmem_cswap(...) SYMH_SHMEM_OLD_GEN_(SYMH_SHMEM_GEN_OLD_AMO_TYPES, _cswap, __VA_ARGS__)
+#define shmem_finc(...)  SYMH_SHMEM_OLD_GEN_(SYMH_SHMEM_GEN_OLD_AMO_TYPES, _finc, __VA_ARGS__)
+#define shmem_inc(...)   SYMH_SHMEM_OLD_GEN_(SYMH_SHMEM_GEN_OLD_AMO_TYPES, _inc, __VA_ARGS__)
+#define shmem_fadd(...)  SYMH_SHMEM_OLD_GEN_(SYMH_SHMEM_GEN_OLD_AMO_TYPES, _fadd, __VA_ARGS__)
+#define shmem_add(...)   SYMH_SHMEM_OLD_GEN_(SYMH_SHMEM_GEN_OLD_AMO_TYPES, _add, __VA_ARGS__)
+#define SYMH_SHMEM_GEN_OLD_WAIT_TYPES(X, A, B) \
+    X(short, short, A, B)                      \
+    X(int, int, A, B)                          \
+    X(long, long, A, B)                        \
+    X(longlong, long long, A, B)
+#define shmem_wait(...) SYMH_SHMEM_OLD_GEN_(SYMH_SHMEM_GEN_OLD_WAIT_TYPES, _wait, __VA_ARGS__)
+#endif /* C11 / C++ */
+
+#endif /* SYMH_SHMEM_H */
