@@ -870,13 +870,16 @@ static inline void shmem_sync(int PE_start, int logPE_stride, int PE_size, long 
 
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 /* C11: _Generic over the pointer argument that carries the type (the destination, or the source
- * of g and fetch), `TYPE *` and `const TYPE *` alike. The routines with a context form choose it
- * when the first argument is a shmem_ctx_t. */
-#define SYMH_SHMEM_ARG0_(...)               SYMH_SHMEM_ARG0_I_(__VA_ARGS__, 0)
-#define SYMH_SHMEM_ARG0_I_(A0, ...)         A0
-#define SYMH_SHMEM_ARG1_(...)               SYMH_SHMEM_ARG1_I_(__VA_ARGS__, 0, 0)
-#define SYMH_SHMEM_ARG1_I_(A0, A1, ...)     A1
-#define SYMH_SHMEM_ASSOC_(NAME, TYPE, P, S) TYPE * : P##NAME##S, const TYPE * : P##NAME##S,
+ * of g and fetch), `TYPE *`, `const TYPE *` and `volatile TYPE *` alike (programs written for
+ * OpenSHMEM before 1.4 wait on volatile variables: the call then warns that the qualifier is
+ * discarded, as the typed routine would, instead of failing to select). The routines with a
+ * context form choose it when the first argument is a shmem_ctx_t. */
+#define SYMH_SHMEM_ARG0_(...)           SYMH_SHMEM_ARG0_I_(__VA_ARGS__, 0)
+#define SYMH_SHMEM_ARG0_I_(A0, ...)     A0
+#define SYMH_SHMEM_ARG1_(...)           SYMH_SHMEM_ARG1_I_(__VA_ARGS__, 0, 0)
+#define SYMH_SHMEM_ARG1_I_(A0, A1, ...) A1
+#define SYMH_SHMEM_ASSOC_(NAME, TYPE, P, S) \
+    TYPE * : P##NAME##S, const TYPE * : P##NAME##S, volatile TYPE * : P##NAME##S,
 #define SYMH_SHMEM_SELECT_(LIST, P, S, ARG) \
     _Generic((ARG), LIST(SYMH_SHMEM_ASSOC_, P, S) default : symh_shmem_generic_type_not_supported)
 #define SYMH_SHMEM_CTX_SELECT_(LIST, S, ...)                                                   \
