@@ -26,11 +26,9 @@ void start_pes(int npes)
         symh_status_set(SYMH_OK);
         return;
     }
-    if (symh_init() != SYMH_OK) {
-        /* symh_init said why; every later call says it is not initialized. */
-        symh_error("start_pes: symh_init failed (%s)", symh_status_string(symh_last_error()));
+    /* On failure symh_init has said why; every later call says symheap is not initialized. */
+    if (symh_init() != SYMH_OK)
         return;
-    }
     if (!exit_registered && atexit(symh_shmem_exit_finalize) == 0)
         exit_registered = 1;
 }
