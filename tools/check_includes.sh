@@ -5,6 +5,8 @@ set -euo pipefail
 # The layer DAG (DESIGN.md "Layers", docs/architecture.md): a file in src/<layer>/ may include
 # "<layer>/..." headers of itself and of the layers listed here, nothing else. `runtime` is the
 # top (symh_init/symh_finalize bring every layer up): it may include all, nobody includes it.
+# `shmem` (OpenSHMEM routines with logic of their own) stands on the public API beside it: it
+# includes <symheap.h> and core (logging, status) only, and nobody includes it.
 LAYER_TABLE='
 core
 bootstrap     core
@@ -14,6 +16,7 @@ heap          core device registration collectives
 transport     core bootstrap registration device
 collectives   core bootstrap transport
 runtime       *
+shmem         core
 '
 
 # Other rules (each violation names its rule):

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include <symheap/status.h>
+#include <symheap/version.h>
 
 #include "core/core_util.h"
 
@@ -21,6 +22,10 @@ const symh_config_var_t symh_config_vars[SYMH_CFG_COUNT] = {
     [SYMH_CFG_##id] = { "SYMH_" #id, SYMH_CONFIG_##type, def, choices, help },
     SYMH_CONFIG_TABLE(SYMH_CONFIG_VAR)
 #undef SYMH_CONFIG_VAR
+#define SYMH_CONFIG_SHMEM_VAR(id, type, def, choices, help) \
+    [SYMH_CFG_##id] = { #id, SYMH_CONFIG_##type, def, choices, help },
+        SYMH_CONFIG_SHMEM_TABLE(SYMH_CONFIG_SHMEM_VAR)
+#undef SYMH_CONFIG_SHMEM_VAR
 };
 
 static struct {
@@ -69,6 +74,64 @@ int symh_config_parse_size(const char *text, size_t *size)
     if (value > (SIZE_MAX >> shift))
         return SYMH_ERR_INVALID_ARG;
     *size = (size_t)(value << shift);
+    return SYMH_OK;
+}
+
+int symh_config_parse_shmem_size(const char *text, size_t *size)
+{
+    /* Exact in integers: whole * 2^shift + ceil(fraction * 2^shift), the fraction kept as
+     * frac / 10^frac_digits with at most 18 digits (a nonzero digit past them rounds up). */
+    unsigned long long whole = 0, frac = 0, scale = 1;
+    unsigned __int128 bytes, frac_bytes;
+    int digits = 0, frac_digits = 0, frac_rest = 0;
+    unsigned shift = 0;
+    const char *p = text;
+
+    if (text == NULL)
+        return SYMH_ERR_INVALID_ARG;
+    for (; isdigit((unsigned char)*p); ++p, ++digits) {
+        unsigned digit = (unsigned)(*p - '0');
+
+        if (whole > (ULLONG_MAX - digit) / 10)
+            return SYMH_ERR_INVALID_ARG;
+        whole = whole * 10 + digit;
+    }
+    if (*p == '.') {
+        for (++p; isdigit((unsigned char)*p); ++p, ++digits) {
+            if (frac_digits < 18) {
+                frac = frac * 10 + (unsigned)(*p - '0');
+                scale *= 10;
+                ++frac_digits;
+            } else if (*p != '0') {
+                frac_rest = 1;
+            }
+        }
+    }
+    if (digits == 0)
+        return SYMH_ERR_INVALID_ARG;
+    switch (tolower((unsigned char)*p)) {
+    case '\0':
+        break;
+    case 'k':
+        shift = 10;
+        break;
+    case 'm':
+        shift = 20;
+        break;
+    case 'g':
+        shift = 30;
+        break;
+    case 't':
+        shift = 40;
+        break;
+    default:
+        return SYMH_ERR_INVALID_ARG;
+    }
+    frac_bytes = ((unsigned __int128)frac << shift) + frac_rest;
+    bytes = ((unsigned __int128)whole << shift) + (frac_bytes + scale - 1) / scale;
+    if (bytes > SIZE_MAX)
+        return SYMH_ERR_INVALID_ARG;
+    *size = (size_t)bytes;
     return SYMH_OK;
 }
 
@@ -181,6 +244,47 @@ static int symh_config_declared(const char *entry)
     return 0;
 }
 
+static int symh_config_flag_text(const char *text)
+{
+    static const char *const off[] = { "", "0", "n", "no", "false", "off" };
+    size_t i;
+
+    for (i = 0; i < sizeof(off) / sizeof(off[0]); ++i)
+        if (strcasecmp(text, off[i]) == 0)
+            return 0;
+    return 1;
+}
+
+/* The OpenSHMEM twins (core_config_table.h): one that is set gives its SYMH_* variable its value
+ * unless that variable is set itself. The SYMH_* text becomes what the value means in SYMH_*
+ * syntax, so symh_info and the messages that quote it stay true. */
+static void symh_config_apply_twins(symh_config_report_t *report)
+{
+    static const char *const expected = "a byte count, integer or decimal, with an optional k, m, "
+                                        "g or t suffix (powers of 1024)";
+    size_t size;
+
+    if (symh_config.is_set[SYMH_CFG_SHMEM_SYMMETRIC_SIZE] &&
+        !symh_config.is_set[SYMH_CFG_HEAP_SIZE]) {
+        const char *text = symh_config.text[SYMH_CFG_SHMEM_SYMMETRIC_SIZE];
+
+        if (symh_config_parse_shmem_size(text, &size) == SYMH_OK) {
+            symh_config.value[SYMH_CFG_HEAP_SIZE].size = size;
+            snprintf(symh_config.text[SYMH_CFG_HEAP_SIZE], SYMH_CONFIG_STRING_MAX, "%zu", size);
+        } else if (report->status == SYMH_OK) {
+            report->status = SYMH_ERR_INVALID_ARG;
+            snprintf(report->message, sizeof(report->message),
+                     "invalid value SHMEM_SYMMETRIC_SIZE='%s': expected %s", text, expected);
+        }
+    }
+    if (symh_config_flag_text(symh_config.text[SYMH_CFG_SHMEM_DEBUG]) &&
+        !symh_config.is_set[SYMH_CFG_LOG_LEVEL]) {
+        symh_config_parse(&symh_config_vars[SYMH_CFG_LOG_LEVEL], "debug",
+                          &symh_config.value[SYMH_CFG_LOG_LEVEL], NULL, 0);
+        snprintf(symh_config.text[SYMH_CFG_LOG_LEVEL], SYMH_CONFIG_STRING_MAX, "debug");
+    }
+}
+
 static void symh_config_find_unknown(symh_config_report_t *report)
 {
     char **env;
@@ -234,6 +338,7 @@ static int symh_config_load_locked(symh_config_report_t *report)
         else
             report->status = status;
     }
+    symh_config_apply_twins(report);
     symh_config_find_unknown(report);
     __atomic_store_n(&symh_config.loaded, 1, __ATOMIC_RELEASE);
     return report->status;
@@ -301,4 +406,34 @@ int symh_config_choice(symh_config_id_t id)
 const char *symh_config_string(symh_config_id_t id)
 {
     return symh_config_value(id)->string;
+}
+
+int symh_config_flag(symh_config_id_t id)
+{
+    return symh_config_is_set(id) && symh_config_flag_text(symh_config_text(id));
+}
+
+void symh_config_print_requested(int my_pe, FILE *out)
+{
+    char line[2 * SYMH_CONFIG_STRING_MAX + 512];
+    int id;
+
+    if (my_pe != 0 ||
+        !(symh_config_flag(SYMH_CFG_SHMEM_VERSION) || symh_config_flag(SYMH_CFG_SHMEM_INFO)))
+        return;
+    /* The output the specification asks for goes to the caller's FILE, not to the log. */
+    snprintf(line, sizeof(line), "symheap %s (OpenSHMEM 1.5)\n", SYMH_VERSION_STRING);
+    fputs(line, out);
+    if (symh_config_flag(SYMH_CFG_SHMEM_INFO)) {
+        fputs("environment variables (name, current value, meaning):\n", out);
+        for (id = 0; id < SYMH_CFG_COUNT; ++id) {
+            const symh_config_var_t *var = &symh_config_vars[id];
+
+            snprintf(line, sizeof(line), "  %-24s \"%s\"%s\n      %s\n", var->name,
+                     symh_config_text((symh_config_id_t)id),
+                     symh_config_is_set((symh_config_id_t)id) ? " (set)" : "", var->help);
+            fputs(line, out);
+        }
+    }
+    fflush(out);
 }

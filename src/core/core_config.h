@@ -3,6 +3,7 @@
 #define SYMH_CORE_CONFIG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/core_config_table.h"
 
@@ -19,7 +20,7 @@ typedef enum {
 
 typedef enum {
 #define SYMH_CONFIG_ID(id, type, def, choices, help) SYMH_CFG_##id,
-    SYMH_CONFIG_TABLE(SYMH_CONFIG_ID)
+    SYMH_CONFIG_TABLE(SYMH_CONFIG_ID) SYMH_CONFIG_SHMEM_TABLE(SYMH_CONFIG_ID)
 #undef SYMH_CONFIG_ID
         SYMH_CFG_COUNT
 } symh_config_id_t;
@@ -52,7 +53,10 @@ extern const symh_config_var_t symh_config_vars[SYMH_CFG_COUNT];
 
 /* Reads every declared variable from the environment (defaults for unset ones) into the current
  * configuration. On an invalid value the current configuration keeps the defaults for it and
- * the report says why. Never logs: the caller decides which PE speaks. */
+ * the report says why. An OpenSHMEM twin that is set while its SYMH_* variable is not gives that
+ * variable its value (SHMEM_SYMMETRIC_SIZE -> SYMH_HEAP_SIZE, SHMEM_DEBUG -> SYMH_LOG_LEVEL
+ * debug); an invalid SHMEM_SYMMETRIC_SIZE then fails the load like an invalid SYMH_* value.
+ * Never logs: the caller decides which PE speaks. */
 int symh_config_load(symh_config_report_t *report);
 /* Forgets what was loaded: the next accessor loads the environment again (the tests of the lazy
  * first load). */
@@ -73,5 +77,16 @@ size_t symh_config_size(symh_config_id_t id);
 int symh_config_bool(symh_config_id_t id);
 int symh_config_choice(symh_config_id_t id);
 const char *symh_config_string(symh_config_id_t id);
+
+/* OpenSHMEM's "Any" flags (SHMEM_DEBUG, SHMEM_VERSION, SHMEM_INFO): 1 when the variable is set to
+ * anything but 0, no, false or off (either case) or the empty string. */
+int symh_config_flag(symh_config_id_t id);
+/* SHMEM_SYMMETRIC_SIZE's syntax (OpenSHMEM 1.5): a non-negative integer or decimal number
+ * ("3.1", ".5") with an optional k, m, g or t suffix in either case (powers of 1024); characters
+ * after the suffix are ignored. The byte count is rounded up. SYMH_ERR_INVALID_ARG otherwise. */
+int symh_config_parse_shmem_size(const char *text, size_t *size);
+/* What SHMEM_VERSION and SHMEM_INFO ask for, printed to `out` by PE 0 at init (the caller passes
+ * its PE; other PEs print nothing). */
+void symh_config_print_requested(int my_pe, FILE *out);
 
 #endif /* SYMH_CORE_CONFIG_H */

@@ -1,5 +1,6 @@
-/* core: the one table of every SYMH_* environment variable (docs/environment.md is generated
- * from it by symh_info --markdown). X(ID, TYPE, default, choices, help). */
+/* core: the one table of every SYMH_* environment variable, and of the OpenSHMEM SHMEM_* ones
+ * (docs/environment.md is generated from it by symh_info --markdown).
+ * X(ID, TYPE, default, choices, help). */
 #ifndef SYMH_CORE_CONFIG_TABLE_H
 #define SYMH_CORE_CONFIG_TABLE_H
 
@@ -49,5 +50,23 @@
     X(ALLOC_CHECK, BOOL, "1", NULL,                                                                \
       "0: RMA, atomics and wait/test bound a heap range by the whole heap, not by the "            \
       "allocation it starts in (for measuring the check's cost; docs/rma.md)")
+
+/* OpenSHMEM 1.5's variables (docs/openshmem-compat.md), named as the specification names them
+ * and honoured beside their SYMH_* twins: a SYMH_* variable that is set wins over its twin. The
+ * values follow the specification ("Any" for the flags: set and not 0/no/false/off), so they are
+ * read as text and interpreted by core_config.c. X(ID, TYPE, default, choices, help); the name is
+ * ID itself. */
+#define SYMH_CONFIG_SHMEM_TABLE(X)                                                                \
+    X(SHMEM_SYMMETRIC_SIZE, STRING, "", NULL,                                                     \
+      "OpenSHMEM twin of SYMH_HEAP_SIZE (which wins when set): bytes, an integer or decimal "     \
+      "number with an optional k, m, g or t suffix (either case, powers of 1024), rounded up")    \
+    X(SHMEM_DEBUG, STRING, "", NULL,                                                              \
+      "OpenSHMEM twin of SYMH_LOG_LEVEL=debug (which wins when set): any value but 0, no, false " \
+      "or off turns debug messages on")                                                           \
+    X(SHMEM_VERSION, STRING, "", NULL,                                                            \
+      "any value but 0, no, false or off: PE 0 prints the library version at symh_init")          \
+    X(SHMEM_INFO, STRING, "", NULL,                                                               \
+      "any value but 0, no, false or off: PE 0 prints these variables with their values at "      \
+      "symh_init")
 
 #endif /* SYMH_CORE_CONFIG_TABLE_H */

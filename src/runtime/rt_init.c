@@ -299,6 +299,8 @@ int symh_init_thread(int requested, int *provided)
     if (provided != NULL)
         *provided = level;
     symh_debug("symh_init: PE %d of %d ready", symh_boot_info.my_pe, symh_boot_info.n_pes);
+    /* SHMEM_VERSION, SHMEM_INFO (OpenSHMEM 1.5): PE 0 prints what they ask for. */
+    symh_config_print_requested(symh_boot_info.my_pe, stdout);
     return symh_status_set(SYMH_OK);
 
 err_topology:
