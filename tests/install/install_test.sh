@@ -5,7 +5,7 @@
 #   SYMHTEST_CMAKE         cmake
 #   SYMHTEST_BUILD_DIR     the built symheap tree
 #   SYMHTEST_CONFIG        its configuration to install (may be empty)
-#   SYMHTEST_CONSUMER_DIR  tests/install/consumer (consumer.c and its CMake project)
+#   SYMHTEST_CONSUMER_DIR  tests/install/consumer (consumer.c, osh_consumer.c, CMake project)
 #   SYMHTEST_GENERATOR     CMake generator; SYMHTEST_MAKE_PROGRAM its build tool (may be empty)
 #   SYMHTEST_CC            C compiler
 #   SYMHTEST_PKG_CONFIG    pkg-config (empty or missing: step (b) is skipped)
@@ -13,9 +13,13 @@
 #   SYMHTEST_VERSION       the version being installed
 #   SYMHTEST_BINDIR, SYMHTEST_LIBDIR, SYMHTEST_INCLUDEDIR  install layout (GNUInstallDirs)
 #   SYMHTEST_KEEP=1        keep the temporary directory
-# Steps: install; check the files; symh_info; symhcc -showme/--help; (a) find_package(symheap);
-# (b) pkg-config; (c) symhcc; each program under `mpiexec -np 2`; then the prefix is moved and
-# symhcc and symh_info must follow it. Exit 0: passed, 1: failed, 77: passed but (b) skipped.
+# Steps: install; check the files; symh_info; symhcc, oshcc, oshc++, oshrun -showme/--help;
+# (a) find_package(symheap); (b) pkg-config; (c) symhcc; each program under `mpiexec -np 2`;
+# (d) OpenSHMEM: osh_consumer.c built with oshcc and oshc++ must get symheap's <shmem.h> (not
+# Open MPI's OSHMEM one on mpicc's path), link libsymheap (not liboshmem) and run under
+# `oshrun -np 2`; the CMake and pkg-config flags must find the same <shmem.h>; then the prefix is
+# moved and symhcc, oshcc and symh_info must follow it.
+# Exit 0: passed, 1: failed, 77: passed but (b) skipped.
 set -eu
 
 : "${SYMHTEST_CMAKE:?not set (see the top of $0)}"
@@ -122,7 +126,12 @@ for file in "$incdir/symheap.h" "$incdir/symheap_mpi.h" "$incdir/symheap/version
     "$libdir/cmake/symheap/symheapTargets.cmake" "$libdir/pkgconfig/symheap.pc"; do
     [ -f "$file" ] || fail "missing $file"
 done
-for file in "$bindir/symh_info" "$bindir/symhcc"; do
+for file in "$incdir/shmem.h" "$incdir/shmemx.h" "$incdir/symheap/openshmem/shmem.h" \
+    "$incdir/symheap/openshmem/shmemx.h"; do
+    [ -f "$file" ] || fail "missing $file"
+done
+for file in "$bindir/symh_info" "$bindir/symhcc" "$bindir/oshcc" "$bindir/oshc++" \
+    "$bindir/oshcxx" "$bindir/oshCC" "$bindir/oshrun"; do
     [ -x "$file" ] || fail "missing or not executable: $file"
 done
 grep -q "SYMH_VERSION_STRING \"$SYMHTEST_VERSION\"" "$incdir/symheap/version.h" ||
@@ -142,6 +151,33 @@ done
 sed 's/^/   /' "$log"
 logged "$bindir/symhcc" --help
 grep -q '^usage: symhcc' "$log" || fail "symhcc --help printed no usage line" "$log"
+
+# The OpenSHMEM include path: the forwarding directory, then the include directory, first.
+osh_inc="-I$incdir/symheap/openshmem -I$incdir"
+step "oshcc, oshc++ -showme and --help"
+for tool in oshcc oshc++; do
+    logged "$bindir/$tool" -showme -c -o x.o x.c
+    grep -q -- '-lsymheap' "$log" && fail "$tool -showme -c must not link (-lsymheap)" "$log"
+    logged "$bindir/$tool" -showme x.c -o x
+    grep -q -F -- " $osh_inc x.c -o x -L$libdir -lsymheap -Wl,-rpath,$libdir" "$log" ||
+        fail "$tool -showme: not '<wrapper> $osh_inc x.c -o x -L$libdir -lsymheap ...'" "$log"
+    sed 's/^/   /' "$log"
+    logged "$bindir/$tool" --help
+    grep -q "^usage: $tool" "$log" || fail "$tool --help printed no usage line" "$log"
+done
+step "oshrun -showme and --help"
+export OSHRUN_MPIRUN="$SYMHTEST_MPIEXEC"
+# Our options only in front: the program's own --help is the program's.
+logged env SYMH_LOG_LEVEL=warn "$bindir/oshrun" -showme -np 2 ./app --help
+grep -q -E -- "^[^ ]*$(basename "$SYMHTEST_MPIEXEC") .*-np 2 \./app --help\$" "$log" ||
+    fail "oshrun -showme: not '$SYMHTEST_MPIEXEC ... -np 2 ./app --help'" "$log"
+if [ -n "$oversubscribe" ]; then
+    grep -q -F -- " -x SYMH_LOG_LEVEL " "$log" ||
+        fail "oshrun -showme: Open MPI's mpirun without -x SYMH_LOG_LEVEL" "$log"
+fi
+sed 's/^/   /' "$log"
+logged "$bindir/oshrun" --help
+grep -q '^usage: oshrun' "$log" || fail "oshrun --help printed no usage line" "$log"
 
 step "(a) CMake: find_package(symheap) with CMAKE_PREFIX_PATH"
 set -- -S "$SYMHTEST_CONSUMER_DIR" -B "$tmp/cmake-build" -G "$SYMHTEST_GENERATOR" \
@@ -183,6 +219,11 @@ else
             fail "consumer_pkgconfig does not load libsymheap.so from $pc_libdir" "$log"
     fi
     run_pes plain "$tmp/consumer_pkgconfig"
+    # pkg-config's Cflags bring MPI's include path, where OSHMEM's shmem.h may lie: ours first.
+    # shellcheck disable=SC2046
+    logged "$SYMHTEST_CC" -std=c11 -Wall -Wextra -Werror \
+        $("$SYMHTEST_PKG_CONFIG" --cflags symheap) -c "$SYMHTEST_CONSUMER_DIR/osh_consumer.c" \
+        -o "$tmp/osh_pkgconfig.o"
 fi
 
 step "(c) symhcc"
@@ -190,11 +231,70 @@ logged "$bindir/symhcc" -Wall -Wextra -Werror -DSYMH_CONSUMER_MPI \
     "$SYMHTEST_CONSUMER_DIR/consumer.c" -o "$tmp/consumer_symhcc"
 run_pes mpi "$tmp/consumer_symhcc"
 
-step "moved prefix: symhcc and symh_info follow it"
+# check_osh_program <program>: it needs our libsymheap, loads it from $libdir, no liboshmem.
+check_osh_program() {
+    if command -v readelf >/dev/null 2>&1; then
+        logged readelf -d "$1"
+        grep -q -F "Shared library: [libsymheap.so.$major]" "$log" ||
+            fail "$1 does not need libsymheap.so.$major" "$log"
+        grep -q 'liboshmem' "$log" && fail "$1 needs Open MPI's liboshmem" "$log"
+    fi
+    if command -v ldd >/dev/null 2>&1; then
+        logged ldd "$1"
+        grep 'libsymheap\.so' "$log" | grep -q -F "$libdir/" ||
+            fail "$1 does not load libsymheap.so from $libdir" "$log"
+        grep -q 'liboshmem' "$log" && fail "$1 loads Open MPI's liboshmem" "$log"
+    fi
+    return 0
+}
+
+# run_osh <program>: under oshrun -np 2; each PE must print "shmem consumer: PE <i> of 2, symheap".
+run_osh() {
+    out=$tmp/run.out
+    # shellcheck disable=SC2086
+    if ! $limit "$bindir/oshrun" -np 2 $oversubscribe "$1" >"$out" 2>&1; then
+        fail "oshrun -np 2 $oversubscribe $1 failed" "$out"
+    fi
+    for pe in 0 1; do
+        grep -q "^shmem consumer: PE $pe of 2, symheap " "$out" ||
+            fail "$1 did not print 'shmem consumer: PE $pe of 2, symheap ...'" "$out"
+    done
+    sed 's/^/   /' "$out"
+}
+
+step "(d) OpenSHMEM: oshcc, oshc++ and oshrun"
+# Is there another shmem.h on the MPI wrapper's include path (Debian's Open MPI: OSHMEM's)? Then
+# this step shows that ours wins over it; elsewhere it still shows that ours is found.
+for dir in $(${OSHCC_CC:-mpicc} -showme:incdirs 2>/dev/null || true); do
+    if [ -f "$dir/shmem.h" ]; then
+        echo "   (the MPI C wrapper's include path also has $dir/shmem.h)"
+    fi
+done
+logged "$bindir/oshcc" -Wall -Wextra -Werror "$SYMHTEST_CONSUMER_DIR/osh_consumer.c" \
+    -o "$tmp/osh_consumer"
+check_osh_program "$tmp/osh_consumer"
+run_osh "$tmp/osh_consumer"
+logged "$bindir/oshc++" -Wall -Wextra -Werror -x c++ "$SYMHTEST_CONSUMER_DIR/osh_consumer.c" \
+    -x none -o "$tmp/osh_consumer_cxx"
+check_osh_program "$tmp/osh_consumer_cxx"
+run_osh "$tmp/osh_consumer_cxx"
+# find_package(symheap) in (a) built one too, with the include path CMake made.
+check_osh_program "$tmp/cmake-build/consumer_osh"
+run_osh "$tmp/cmake-build/consumer_osh"
+# A prefix of /usr or /usr/local makes the include directory a system one: the compiler drops
+# its -I and searches it after every -I, MPI's included. -isystem does the same here, so only
+# the forwarding directory keeps symheap's <shmem.h> first.
+logged env OSHCC_CC="${OSHCC_CC:-mpicc} -isystem $incdir" "$bindir/oshcc" -Wall -Wextra \
+    -Werror -c "$SYMHTEST_CONSUMER_DIR/osh_consumer.c" -o "$tmp/osh_system.o"
+
+step "moved prefix: symhcc, oshcc and symh_info follow it"
 mv "$prefix" "$tmp/moved"
 logged "$tmp/moved/$SYMHTEST_BINDIR/symhcc" -showme x.c
 grep -q -F -- "-L$tmp/moved/$SYMHTEST_LIBDIR " "$log" ||
     fail "moved symhcc does not use the moved prefix $tmp/moved" "$log"
+logged "$tmp/moved/$SYMHTEST_BINDIR/oshcc" -showme x.c
+grep -q -F -- "-I$tmp/moved/$SYMHTEST_INCLUDEDIR/symheap/openshmem " "$log" ||
+    fail "moved oshcc does not use the moved prefix $tmp/moved" "$log"
 logged "$tmp/moved/$SYMHTEST_BINDIR/symh_info"
 
 if [ "$pkg_config_skipped" = 1 ]; then
