@@ -3,6 +3,7 @@
  * 8-byte put (shmem_putmem + shmem_quiet), 8-byte get, 8-byte fetch-add, 4 MiB put bandwidth
  * (shmem_putmem + shmem_quiet) and shmem_barrier_all; each the median of --reps repetitions.
  * Prints one line per metric: "metric value unit". */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>

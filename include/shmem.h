@@ -96,28 +96,26 @@ SYMH_API void shmem_info_get_version(int *major, int *minor);
 /* Deprecated. */
 SYMH_API void start_pes(int npes);
 SYMH_API void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
-SYMH_API void shmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root,
-                                int PE_start, int logPE_stride, int PE_size, long *pSync);
-SYMH_API void shmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root,
-                                int PE_start, int logPE_stride, int PE_size, long *pSync);
-#define SYMH_SHMEM_ACTIVE_SET_DECLARE_(NAME)                                                \
-    SYMH_API void shmem_##NAME(void *dest, const void *source, size_t nelems, int PE_start, \
-                               int logPE_stride, int PE_size, long *pSync);
-SYMH_SHMEM_ACTIVE_SET_DECLARE_(collect32)
-SYMH_SHMEM_ACTIVE_SET_DECLARE_(collect64)
-SYMH_SHMEM_ACTIVE_SET_DECLARE_(fcollect32)
-SYMH_SHMEM_ACTIVE_SET_DECLARE_(fcollect64)
-SYMH_SHMEM_ACTIVE_SET_DECLARE_(alltoall32)
-SYMH_SHMEM_ACTIVE_SET_DECLARE_(alltoall64)
+/* The active-set collectives over elements of BITS bits (32, 64). */
+#define SYMH_SHMEM_ACTIVE_SET_DECLARE_(BITS)                                                       \
+    SYMH_API void shmem_broadcast##BITS(void *dest, const void *source, size_t nelems,             \
+                                        int PE_root, int PE_start, int logPE_stride, int PE_size,  \
+                                        long *pSync);                                              \
+    SYMH_API void shmem_collect##BITS(void *dest, const void *source, size_t nelems, int PE_start, \
+                                      int logPE_stride, int PE_size, long *pSync);                 \
+    SYMH_API void shmem_fcollect##BITS(void *dest, const void *source, size_t nelems,              \
+                                       int PE_start, int logPE_stride, int PE_size, long *pSync);  \
+    SYMH_API void shmem_alltoall##BITS(void *dest, const void *source, size_t nelems,              \
+                                       int PE_start, int logPE_stride, int PE_size, long *pSync);  \
+    SYMH_API void shmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst,             \
+                                        ptrdiff_t sst, size_t nelems, int PE_start,                \
+                                        int logPE_stride, int PE_size, long *pSync);
+SYMH_SHMEM_ACTIVE_SET_DECLARE_(32)
+SYMH_SHMEM_ACTIVE_SET_DECLARE_(64)
 #undef SYMH_SHMEM_ACTIVE_SET_DECLARE_
-SYMH_API void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
-                                size_t nelems, int PE_start, int logPE_stride, int PE_size,
-                                long *pSync);
-SYMH_API void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
-                                size_t nelems, int PE_start, int logPE_stride, int PE_size,
-                                long *pSync);
 
-/* The active-set reductions shmem_TYPENAME_OP_to_all: X(NAME, TYPE) per type of each list. */
+/* The active-set reductions shmem_TYPENAME_OP_to_all: X(NAME, TYPE) per type of each list (the
+ * complex ones C only). */
 #define SYMH_SHMEM_TO_ALL_BITWISE_TYPES(X) \
     X(short, short)                        \
     X(int, int)                            \
@@ -128,6 +126,9 @@ SYMH_API void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, p
     X(float, float)                       \
     X(double, double)                     \
     X(longdouble, long double)
+#define SYMH_SHMEM_TO_ALL_COMPLEX_TYPES(X) \
+    X(complexd, double _Complex)           \
+    X(complexf, float _Complex)
 #define SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, OP)                                          \
     SYMH_API void shmem_##NAME##_##OP##_to_all(TYPE *dest, const TYPE *source, int nreduce, \
                                                int PE_start, int logPE_stride, int PE_size, \
@@ -146,8 +147,7 @@ SYMH_API void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, p
 SYMH_SHMEM_TO_ALL_BITWISE_TYPES(SYMH_SHMEM_TO_ALL_BITWISE_)
 SYMH_SHMEM_TO_ALL_MINMAX_TYPES(SYMH_SHMEM_TO_ALL_MINMAX_)
 #ifndef __cplusplus
-SYMH_SHMEM_TO_ALL_ARITH_(complexd, double _Complex)
-SYMH_SHMEM_TO_ALL_ARITH_(complexf, float _Complex)
+SYMH_SHMEM_TO_ALL_COMPLEX_TYPES(SYMH_SHMEM_TO_ALL_ARITH_)
 #endif
 #undef SYMH_SHMEM_TO_ALL_BITWISE_
 #undef SYMH_SHMEM_TO_ALL_ARITH_

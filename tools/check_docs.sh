@@ -88,7 +88,7 @@ AWK_DEPTH_OF='function depth_of(s,    d, i, c) {
 }
 '
 awk "$AWK_DEPTH_OF"'
-function key(name) { return name ~ /^(symh|SYMH)_/ ? name : FILENAME ":" name }
+function key(name) { return name ~ /^((symh|SYMH|shmem)_|start_pes$)/ ? name : FILENAME ":" name }
 function scan(text, k,    t, id) {
     t = text
     while (match(t, /SYMH_ERR_[A-Z_]+/)) {

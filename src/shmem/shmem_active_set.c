@@ -36,7 +36,7 @@
 
 #include "core/core_log.h"
 #include "core/core_status.h"
-#include "shmem/shmem_compat.h"
+#include <shmem.h>
 #include "shmem/shmem_set.h"
 
 int symh_shmem_set_init(const char *func, int PE_start, int logPE_stride, int PE_size,

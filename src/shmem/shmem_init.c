@@ -6,7 +6,7 @@
 
 #include "core/core_log.h"
 #include "core/core_status.h"
-#include "shmem/shmem_compat.h"
+#include <shmem.h>
 
 /* Programs written for start_pes (OpenSHMEM 1.0) never finalize: the library did it at exit.
  * symheap must, or MPI sees a process end without MPI_Finalize and fails the job. Registered

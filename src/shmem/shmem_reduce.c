@@ -16,7 +16,7 @@
 
 #include "core/core_log.h"
 #include "core/core_status.h"
-#include "shmem/shmem_compat.h"
+#include <shmem.h>
 #include "shmem/shmem_set.h"
 
 typedef void (*symh_shmem_fold_func_t)(void *acc, const void *in, size_t n);

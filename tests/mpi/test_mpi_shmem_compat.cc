@@ -15,14 +15,14 @@
 #include <symheap.h>
 
 #include "mpi_test_util.hpp"
-#include "shmem/shmem_compat.h"
+#include <shmem.h>
 
 namespace
 {
 
 using namespace symh_test;
 
-constexpr int kSyncWords = 8; // more than any routine uses (shmem_compat.h)
+constexpr int kSyncWords = 8; // more than any routine uses (SHMEM_*_SYNC_SIZE in shmem.h)
 
 struct ActiveSet {
     int start, log_stride, size;

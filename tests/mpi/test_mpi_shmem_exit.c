@@ -8,7 +8,7 @@
 
 #include <symheap.h>
 
-#include "shmem/shmem_compat.h"
+#include <shmem.h>
 
 #define N 100
 
@@ -50,7 +50,7 @@ int main(void)
     long *psync;
 
     start_pes(0);
-    psync = symh_calloc(SYMH_SHMEM_REDUCE_SYNC_WORDS, sizeof(long));
+    psync = symh_calloc(SHMEM_REDUCE_SYNC_SIZE, sizeof(long));
     if (!symh_initialized() || psync == NULL)
         return 1;
     shmem_barrier(0, 0, symh_n_pes(), psync);
