@@ -15,6 +15,7 @@
 #include "core/core_log.h"
 #include "core/core_status.h"
 #include "core/core_util.h"
+#include "transport/tl_nic.h"
 
 static const char *const symh_coll_op_names[SYMH_COLL_OP_COUNT] = { [SYMH_COLL_OP_NONE] = "?",
 #define SYMH_COLL_OP_NAME(id, name, cls) [SYMH_COLL_OP_##id] = name,
@@ -200,7 +201,18 @@ static void symh_coll_judge(int n, int nargs, symh_coll_verdict_t *v)
 
 int symh_coll_agree(symh_coll_agree_t *mine, int nargs, symh_coll_verdict_t *verdict)
 {
-    int agreed, status = symh_coll_barrier_agree(mine, nargs, symh_coll_slots, &agreed);
+    int agreed, status;
+
+    /* The agreement is the barrier of the allocation routines, which OpenSHMEM makes a
+     * barrier_all: what this PE put before completes first (the CPU fence for load/store peers,
+     * the NIC's quiet for the others), as in symh_barrier_all. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    status = symh_tl_nic_quiet(NULL);
+    if (status != SYMH_OK)
+        symh_error("%s: the NIC transport's quiet before the agreement failed: %s",
+                   symh_coll_op_names[mine->op < SYMH_COLL_OP_COUNT ? mine->op : 0],
+                   symh_status_string(status));
+    status = symh_coll_barrier_agree(mine, nargs, symh_coll_slots, &agreed);
 
     if (status == SYMH_ERR_MISMATCH) { /* another kind of call somewhere: already reported */
         *verdict = (symh_coll_verdict_t){ SYMH_COLL_OP_DIFFERS, -1, -1, 0, mine->op, 0 };

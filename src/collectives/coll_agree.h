@@ -105,7 +105,8 @@ int symh_coll_thread_multiple(void);
 /* The call a thread of this PE is in (SYMH_COLL_OP_NONE: none, or not SYMH_THREAD_MULTIPLE). */
 symh_coll_op_t symh_coll_busy_op(void);
 
-/* Collective: exchanges every PE's payload (the barrier) and judges them, first by operation,
+/* Collective: completes what this PE put (a quiet, as symh_barrier_all), then exchanges every
+ * PE's payload (the barrier) and judges them, first by operation,
  * then arguments (the first `nargs`), then local status, then result. Every PE gets the same
  * verdict. `mine->seq` is filled in here. Returns a bootstrap error only when the exchange
  * itself failed. */
