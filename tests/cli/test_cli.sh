@@ -84,7 +84,9 @@ info)
         fail "transports are not: $SYMHTEST_TRANSPORTS"
     # Every variable of the table with its default, read from the source rather than from
     # symh_info itself; unset, each is reported at its default and not as set.
-    table=$(sed -n 's/^ *X(\([A-Z_]*\), *[A-Z]*, *"\([^"]*\)".*/SYMH_\1 \2/p' \
+    # (SYMH_CONFIG_TABLE's names get the SYMH_ prefix; the OpenSHMEM table's SHMEM_* are whole.)
+    table=$(sed -n -e 's/^ *X(\(SHMEM_[A-Z_]*\), *[A-Z]*, *"\([^"]*\)".*/\1 \2/p' \
+        -e 's/^ *X(\([A-Z_]*\), *[A-Z]*, *"\([^"]*\)".*/SYMH_\1 \2/p' \
         "$src/src/core/core_config_table.h")
     [ "$(grep -c . <<<"$table")" -ge 10 ] || fail "no variables found in core_config_table.h"
     # report NAME: the line under NAME's own line (default, current and where it came from)
