@@ -123,7 +123,7 @@ TEST_F(Signals, TypedSizedAndEmptyForms)
     const size_t n = 9;
     auto *longs = (long *)symh_calloc(n, sizeof(long));
     auto *wide = (uint64_t *)symh_calloc(2 * n, sizeof(uint64_t)); // n elements of 128 bits
-    auto *sig = (uint64_t *)symh_calloc(4, sizeof(uint64_t));
+    auto *sig = (uint64_t *)symh_calloc(5, sizeof(uint64_t));
     ASSERT_TRUE(longs && wide && sig);
     reg_vector<long> src(n);
     reg_vector<uint64_t> src128(2 * n);
@@ -136,11 +136,15 @@ TEST_F(Signals, TypedSizedAndEmptyForms)
     symh_put64_signal(wide, src128.data(), 0, &sig[2], 11, SYMH_SIGNAL_SET, right());
     symh_putmem_signal(nullptr, nullptr, 0, &sig[3], 2, SYMH_SIGNAL_ADD, right());
     EXPECT_EQ(SYMH_OK, symh_last_error());
+    // SET with no data and a dest outside the heap (UCX's one-message path once refused it).
+    symh_putmem_signal(nullptr, nullptr, 0, &sig[4], 5, SYMH_SIGNAL_SET, right());
+    EXPECT_EQ(SYMH_OK, symh_last_error());
     symh_quiet();
     EXPECT_EQ(7u, symh_signal_wait_until(&sig[0], SYMH_CMP_EQ, 7));
     EXPECT_EQ(3u, symh_signal_wait_until(&sig[1], SYMH_CMP_EQ, 3));
     EXPECT_EQ(11u, symh_signal_wait_until(&sig[2], SYMH_CMP_EQ, 11));
     EXPECT_EQ(2u, symh_signal_wait_until(&sig[3], SYMH_CMP_EQ, 2));
+    EXPECT_EQ(5u, symh_signal_wait_until(&sig[4], SYMH_CMP_EQ, 5));
     for (size_t i = 0; i < n; ++i)
         EXPECT_EQ(left() * 100 + (long)i, longs[i]);
     for (size_t i = 0; i < 2 * n; ++i)

@@ -799,8 +799,9 @@ static int symh_tl_ucx_put_signal(symh_tl_chan_t *chan, void *dest, const void *
                                   size_t bytes, uint64_t *signal, uint64_t value, int pe)
 {
     symh_tl_ucx_chan_t *ch = symh_tl_ucx_chan(chan);
+    /* No data: only the signal is sent, and dest (which may lie anywhere) is not looked at. */
     symh_tl_ucx_put_signal_t h = {
-        .dest = (uint64_t)((char *)dest - symh_ucx.base),
+        .dest = bytes > 0 ? (uint64_t)((char *)dest - symh_ucx.base) : 0,
         .signal = (uint64_t)((char *)signal - symh_ucx.base),
         .value = value,
         .bytes = bytes,
@@ -809,7 +810,7 @@ static int symh_tl_ucx_put_signal(symh_tl_chan_t *chan, void *dest, const void *
         symh_error("UCX: no endpoint to PE %d", pe);
         return SYMH_ERR_INVALID_ARG;
     }
-    if ((char *)dest < symh_ucx.base || (char *)signal < symh_ucx.base ||
+    if ((bytes > 0 && (char *)dest < symh_ucx.base) || (char *)signal < symh_ucx.base ||
         !symh_tl_ucx_in_slot0(h.dest, bytes) || !symh_tl_ucx_in_slot0(h.signal, sizeof(*signal))) {
         symh_error("UCX: put_signal to %p + %zu (signal %p) outside the internal area and heap",
                    dest, bytes, (void *)signal);
