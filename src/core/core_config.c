@@ -35,6 +35,24 @@ static struct {
     int loaded;
 } symh_config;
 
+/* The power of 1024 a size's suffix stands for: none (shift 0), or one of k, m, g, t in either
+ * case and nothing after it; SYMH_ERR_INVALID_ARG for anything else. */
+static int symh_config_size_suffix(const char *p, unsigned *shift)
+{
+    static const char suffixes[] = "kmgt";
+    const char *at;
+
+    if (*p == '\0') {
+        *shift = 0;
+        return SYMH_OK;
+    }
+    at = strchr(suffixes, tolower((unsigned char)*p));
+    if (at == NULL || p[1] != '\0')
+        return SYMH_ERR_INVALID_ARG;
+    *shift = 10 * (unsigned)(at - suffixes + 1);
+    return SYMH_OK;
+}
+
 int symh_config_parse_size(const char *text, size_t *size)
 {
     const char *p = text;
@@ -50,26 +68,7 @@ int symh_config_parse_size(const char *text, size_t *size)
             return SYMH_ERR_INVALID_ARG;
         value = value * 10 + digit;
     }
-    switch (tolower((unsigned char)*p)) {
-    case '\0':
-        shift = 0;
-        break;
-    case 'k':
-        shift = 10;
-        break;
-    case 'm':
-        shift = 20;
-        break;
-    case 'g':
-        shift = 30;
-        break;
-    case 't':
-        shift = 40;
-        break;
-    default:
-        return SYMH_ERR_INVALID_ARG;
-    }
-    if (*p != '\0' && p[1] != '\0')
+    if (symh_config_size_suffix(p, &shift) != SYMH_OK)
         return SYMH_ERR_INVALID_ARG;
     if (value > (SIZE_MAX >> shift))
         return SYMH_ERR_INVALID_ARG;
@@ -109,24 +108,8 @@ int symh_config_parse_shmem_size(const char *text, size_t *size)
     }
     if (digits == 0)
         return SYMH_ERR_INVALID_ARG;
-    switch (tolower((unsigned char)*p)) {
-    case '\0':
-        break;
-    case 'k':
-        shift = 10;
-        break;
-    case 'm':
-        shift = 20;
-        break;
-    case 'g':
-        shift = 30;
-        break;
-    case 't':
-        shift = 40;
-        break;
-    default:
+    if (symh_config_size_suffix(p, &shift) != SYMH_OK)
         return SYMH_ERR_INVALID_ARG;
-    }
     frac_bytes = ((unsigned __int128)frac << shift) + frac_rest;
     bytes = ((unsigned __int128)whole << shift) + (frac_bytes + scale - 1) / scale;
     if (bytes > SIZE_MAX)

@@ -142,6 +142,11 @@ int symh_shim_config_parse_size(const char *text, size_t *size)
     return symh_config_parse_size(text, size);
 }
 
+int symh_shim_config_parse_shmem_size(const char *text, size_t *size)
+{
+    return symh_config_parse_shmem_size(text, size);
+}
+
 int symh_shim_config_load(char *message, size_t message_len, char *unknown, size_t unknown_len)
 {
     symh_config_report_t report;

@@ -35,6 +35,8 @@ void symh_shim_log_uninstall(void);
 
 /* ---- configuration ---- */
 int symh_shim_config_parse_size(const char *text, size_t *size);
+/* SHMEM_SYMMETRIC_SIZE's syntax: decimals allowed ("3.1M"), rounded up to a byte. */
+int symh_shim_config_parse_shmem_size(const char *text, size_t *size);
 /* Loads the environment; `message` gets the first invalid value's message, `unknown` the
  * unknown SYMH_* names separated by spaces. Returns the load status. */
 int symh_shim_config_load(char *message, size_t message_len, char *unknown, size_t unknown_len);

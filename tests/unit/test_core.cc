@@ -218,6 +218,27 @@ TEST_F(Core, BadSizesAreRefused)
     EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_shim_config_parse_size(nullptr, &size));
 }
 
+// SHMEM_SYMMETRIC_SIZE (OpenSHMEM): an integer or decimal with an optional k/m/g/t suffix in
+// either case, rounded up to a whole byte; nothing after the suffix.
+TEST_F(Core, OpenShmemSizesTakeDecimals)
+{
+    const SizeCase good[] = {
+        { "4096", 4096 },   { "1k", 1024 },         { "3.1M", 3250586 },
+        { ".5m", 1 << 19 }, { "2.5G", 5ULL << 29 }, { "1.0000000001k", 1025 },
+    };
+    for (const SizeCase &c : good) {
+        size_t size = 12345;
+        EXPECT_EQ(SYMH_OK, symh_shim_config_parse_shmem_size(c.text, &size)) << c.text;
+        EXPECT_EQ(c.expected, size) << c.text;
+    }
+    const char *bad[] = { "", ".", "k", "1mx", "40mb", "1.5.5m", "-1", " 1", "1 ", "1e6" };
+    for (const char *text : bad) {
+        size_t size = 777;
+        EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_shim_config_parse_shmem_size(text, &size)) << text;
+        EXPECT_EQ(777u, size) << "output written on failure for " << text;
+    }
+}
+
 class Config : public SymhTest
 {
   protected:
