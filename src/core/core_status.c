@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 
-static _Thread_local int symh_status_last = SYMH_OK;
+_Thread_local int symh_status_last = SYMH_OK;
 
 /* Indexed by -status; the values are pinned by API.md. */
 static const char *const symh_status_texts[] = {
@@ -39,10 +39,4 @@ const char *symh_status_string(int status)
 int symh_last_error(void)
 {
     return symh_status_last;
-}
-
-int symh_status_set(int status)
-{
-    symh_status_last = status;
-    return status;
 }

@@ -5,9 +5,19 @@
 #include <symheap/status.h>
 #include "core/core_log.h"
 
+/* This thread's last error (core_status.c). Initial-exec TLS: one %fs-relative store instead of
+ * a __tls_get_addr call per public call (glibc reserves static TLS for a library loaded later,
+ * and an int fits); hidden, so it is not part of the ABI. */
+extern _Thread_local int symh_status_last
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+
 /* Records `status` as this thread's last error and returns it, so `return symh_status_set(s);`
- * ends a public call. */
-int symh_status_set(int status);
+ * ends a public call. Inline: every data-path call ends with it. */
+static inline int symh_status_set(int status)
+{
+    symh_status_last = status;
+    return status;
+}
 
 /* The one line of a call made before init or after finalize, naming `func` (a macro, so that the
  * line's prefix names the file and line that found it). */
