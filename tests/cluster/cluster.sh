@@ -6,7 +6,7 @@
 #       them (PES_PER_NODE default 1) from a head node, tears everything down and exits with
 #       mpirun's status.
 #   cluster.sh [-n NODES] [-p PES_PER_NODE] --exec [--] COMMAND [ARGS...]
-#       the same cluster, but runs COMMAND on the head node with SYMH_CLUSTER_MPIRUN set to the
+#       the same cluster, but runs COMMAND on the head node with CLUSTER_SH_MPIRUN set to the
 #       mpirun command line (an array in one string: use it unquoted) for scripts that run
 #       several jobs (a benchmark and its MPI counterpart).
 #   cluster.sh --check
@@ -113,6 +113,7 @@ id="symhc$$"
 state=$(mktemp -d "${TMPDIR:-/tmp}/symh-cluster.XXXXXX") || die "cannot create a state folder"
 subnet=10.77.0
 pids=()
+inits=()
 
 # Removes everything this script made: the nodes' processes (killing a PID namespace's init
 # kills every process in it), the namespaces (with them the bridge and the veths), the state.
@@ -120,7 +121,7 @@ teardown() {
     local pid i
 
     trap - EXIT INT TERM HUP
-    for pid in "${pids[@]}"; do
+    for pid in "${inits[@]}" "${pids[@]}"; do
         kill -KILL "$pid" 2>/dev/null
     done
     for pid in "${pids[@]}"; do
@@ -180,7 +181,7 @@ for ((i = 0; i < nodes; ++i)); do
         mount --bind '$state/hosts' /etc/hosts &&
         mount -t tmpfs -o size=4g,mode=1777 symh-shm /dev/shm &&
         touch '$state/node$i/ready' &&
-        exec sleep infinity" &
+        exec bash -c 'while :; do sleep 3600 & wait; done'" </dev/null >/dev/null 2>&1 &
     pids+=($!)
 done
 
@@ -193,6 +194,7 @@ for ((i = 0; i < nodes; ++i)); do
     done
     [[ -n $init && -e $state/node$i/ready ]] || die "node$i did not come up"
     echo "$init" >"$state/node$i/pid"
+    inits+=("$init")
 done
 
 # Open MPI across the nodes: the daemon stays in the node's PID namespace
@@ -206,10 +208,11 @@ done
 mpirun_cmd="mpirun --allow-run-as-root --oversubscribe --leave-session-attached
     --mca plm_rsh_agent $here/cluster_agent.sh --mca plm_rsh_no_tree_spawn 1
     --mca oob_tcp_if_include eth0 --mca btl_tcp_if_include eth0 --mca btl tcp,vader,self
-    --mca pml ucx --mca osc ucx --mca memory ^patcher
+    --mca pml ucx --mca osc ucx --mca pml_ucx_tls any --mca pml_ucx_devices any
+    --mca memory ^patcher
     --host $hostlist -np $((nodes * ppn))"
 
-export SYMH_CLUSTER_STATE=$state
+export CLUSTER_SH_STATE=$state
 export UCX_NET_DEVICES=${UCX_NET_DEVICES:-eth0}
 export FI_TCP_IFACE=${FI_TCP_IFACE:-eth0}
 export FI_SOCKETS_IFACE=${FI_SOCKETS_IFACE:-eth0}
@@ -218,7 +221,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # The head node: its own network and hostname, the hosts file in a mount namespace of its own;
 # this script's PIDs (so the agent can find each node's init).
 if [[ $mode == exec ]]; then
-    export SYMH_CLUSTER_MPIRUN="$mpirun_cmd"
+    export CLUSTER_SH_MPIRUN="$mpirun_cmd"
     set -- "$@"
 else
     # shellcheck disable=SC2086 # the command line is words on purpose

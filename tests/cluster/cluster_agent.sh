@@ -5,7 +5,7 @@
 # environment of mpirun, and with a session directory of its own node.
 set -u
 
-state=${SYMH_CLUSTER_STATE:?cluster_agent.sh runs under cluster.sh}
+state=${CLUSTER_SH_STATE:?cluster_agent.sh runs under cluster.sh}
 while [[ $# -gt 0 && $1 == -* ]]; do
     shift # ssh options Open MPI may pass; there is nothing to configure
 done
