@@ -15,7 +15,12 @@
  * measures instead symh_putmem_signal (SYMH_SIGNAL_SET) against MPI_Put + MPI_Win_flush + an
  * 8-byte flag MPI_Put + MPI_Win_flush on the same window: ping-pong latency, where each side
  * waits for the signal (flag) and checks the data before answering, and message rate, many
- * put-with-signals to PE 1 then one symh_quiet (flush) (bench_put_signal). */
+ * put-with-signals to PE 1 then one symh_quiet (flush) (bench_put_signal). --local registered
+ * measures instead 8-byte transfers whose local side is a registered buffer (symh_buffer_register),
+ * the path that looks up the local side's memory handle per operation, with --registry N other
+ * registrations in the registry beside it (so that a lookup that descends the registry's tree
+ * pays for its depth): put + quiet, get, and non-blocking puts 16 per quiet, next to MPI
+ * (bench_local_registered; bench/run_rma_nic.sh --before REF runs it on REF's library too). */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +43,8 @@ typedef struct {
     int local_compare; /* --local compare */
     int check_cost;    /* --check-cost ROUNDS: 0 = the size sweep */
     int put_signal;    /* --op put_signal (--op put: the size sweep) */
+    int local_reg;     /* --local registered */
+    long registry;     /* --registry N: other registrations beside the local buffer */
 } bench_opts_t;
 
 typedef enum {
@@ -239,6 +246,95 @@ static void bench_local_compare(const bench_opts_t *o, double *samples, FILE *cs
             fflush(stdout);
         }
     }
+}
+
+/* --local registered: 8-byte operations from the registered buffer `bench.local` (PE 0), each
+ * kind in turn within every repetition; medians in microseconds per operation. */
+enum { BENCH_LR_PUT_QUIET, BENCH_LR_GET, BENCH_LR_PUT_NBI, BENCH_LR_OPS };
+
+static double bench_lr_run(int op, int mpi, long iters)
+{
+    int window = op == BENCH_LR_PUT_NBI ? BENCH_WINDOW : 1, w;
+    double t0 = symh_bench_now();
+    long i;
+
+    iters = (iters + window - 1) / window * window;
+    for (i = 0; i < iters; i += window) {
+        for (w = 0; w < window; ++w) {
+            if (mpi && op == BENCH_LR_GET)
+                MPI_Get(bench.local_mpi, 8, MPI_BYTE, 1, 0, 8, MPI_BYTE, bench.win);
+            else if (mpi)
+                MPI_Put(bench.local_mpi, 8, MPI_BYTE, 1, 0, 8, MPI_BYTE, bench.win);
+            else if (op == BENCH_LR_GET)
+                symh_getmem(bench.local, bench.sym, 8, 1);
+            else if (op == BENCH_LR_PUT_NBI)
+                symh_putmem_nbi(bench.sym, bench.local, 8, 1);
+            else
+                symh_putmem(bench.sym, bench.local, 8, 1);
+        }
+        if (mpi)
+            MPI_Win_flush(1, bench.win);
+        else if (op != BENCH_LR_GET)
+            symh_quiet();
+    }
+    return (symh_bench_now() - t0) / (double)iters * 1e6;
+}
+
+static void bench_local_registered(const bench_opts_t *o, double *samples, FILE *csv)
+{
+    static const char *ops[BENCH_LR_OPS] = { "put 8 B + quiet", "get 8 B",
+                                             "put_nbi 8 B (16 per quiet)" };
+    long iters = o->iters < 20 ? 20 : o->iters;
+    int op, k, r;
+
+    printf("local side: a registered buffer (symh_buffer_register) with %ld other registrations "
+           "in the registry; medians of %d, %ld operations each\n\n",
+           o->registry, o->reps, iters);
+    printf("| operation | symheap (us) | MPI (us) | symheap/MPI |\n|---|---|---|---|\n");
+    if (csv != NULL)
+        fprintf(csv, "operation,registry,symh_us,mpi_us\n");
+    for (op = 0; op < BENCH_LR_OPS; ++op) {
+        double med[2];
+
+        for (k = 0; k < 2; ++k)
+            (void)bench_lr_run(op, k, iters / 10 + 1); /* warm up */
+        for (r = 0; r < o->reps; ++r)
+            for (k = 0; k < 2; ++k)
+                samples[k * o->reps + r] = bench_lr_run(op, k, iters);
+        for (k = 0; k < 2; ++k)
+            med[k] = symh_bench_median(samples + k * o->reps, (size_t)o->reps);
+        printf("| %s | %.3f | %.3f | %.2f |\n", ops[op], med[0], med[1], med[0] / med[1]);
+        if (csv != NULL)
+            fprintf(csv, "%s,%ld,%.4f,%.4f\n", ops[op], o->registry, med[0], med[1]);
+        fflush(stdout);
+    }
+}
+
+/* --registry N: N registrations of 64 bytes, 128 bytes apart, in one block (freed by the caller
+ * after bench_registry_drop); NULL when N is 0. */
+static char *bench_registry_fill(long n)
+{
+    char *block;
+    long i;
+
+    if (n <= 0)
+        return NULL;
+    block = aligned_alloc(4096, (size_t)n * 128);
+    if (block == NULL)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    for (i = 0; i < n; ++i)
+        if (symh_buffer_register(block + i * 128, 64) != SYMH_OK)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+    return block;
+}
+
+static void bench_registry_drop(char *block, long n)
+{
+    long i;
+
+    for (i = 0; i < n && block != NULL; ++i)
+        symh_buffer_unregister(block + i * 128);
+    free(block);
 }
 
 /* ---- --op put_signal ------------------------------------------------------------------------ */
@@ -458,6 +554,10 @@ static int bench_parse(int argc, char **argv, bench_opts_t *o)
             o->symm = 1;
         else if (strcmp(argv[i], "--local") == 0 && strcmp(argv[i + 1], "compare") == 0)
             o->local_compare = 1;
+        else if (strcmp(argv[i], "--local") == 0 && strcmp(argv[i + 1], "registered") == 0)
+            o->local_reg = 1;
+        else if (strcmp(argv[i], "--registry") == 0 && atol(argv[i + 1]) >= 0)
+            o->registry = atol(argv[i + 1]);
         else if (strcmp(argv[i], "--op") == 0 && strcmp(argv[i + 1], "put") == 0)
             o->put_signal = 0;
         else if (strcmp(argv[i], "--op") == 0 && strcmp(argv[i + 1], "put_signal") == 0)
@@ -589,6 +689,7 @@ int main(int argc, char **argv)
     double *samples, med[BENCH_KINDS], fadd_symh[64], fadd_mpi[64];
     FILE *csv = NULL;
     void *win_base, *symm_va = NULL, *symm_buf = NULL;
+    char *registry_block;
     symh_physmem_t *symm_pm = NULL;
     size_t symm_size = 0;
     size_t size;
@@ -598,7 +699,8 @@ int main(int argc, char **argv)
     if (bench_parse(argc, argv, &o) != 0) {
         fprintf(stderr, "usage: bench_rma [--min BYTES] [--max BYTES] [--iters N] [--reps R] "
                         "[--csv FILE] [--target heap|symm] [--local compare] "
-                        "[--check-cost ROUNDS] [--op put|put_signal]\n");
+                        "[--check-cost ROUNDS] [--op put|put_signal] "
+                        "[--local registered [--registry N]]\n");
         MPI_Finalize();
         return 2;
     }
@@ -668,9 +770,21 @@ int main(int argc, char **argv)
     bench.local_mpi += (uintptr_t)win_base & 4095;
     memset(bench.local_mpi, 1, o.max);
     MPI_Win_lock_all(0, bench.win);
+    registry_block = bench_registry_fill(o.registry);
     MPI_Barrier(MPI_COMM_WORLD);
 
-    if (o.put_signal) {
+    if (o.local_reg) {
+        if (me == 0) {
+            printf("symheap target: the heap; route to PE 1: %s\n", symh_pe_transport(1));
+            if (o.csv != NULL && (csv = fopen(o.csv, "w")) == NULL) {
+                perror(o.csv);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+            bench_local_registered(&o, samples, csv);
+            if (csv != NULL)
+                fclose(csv);
+        }
+    } else if (o.put_signal) {
         if (me == 0) {
             printf("symheap target: the heap; route to PE 1: %s\n", symh_pe_transport(1));
             if (o.csv != NULL && (csv = fopen(o.csv, "w")) == NULL) {
@@ -752,6 +866,7 @@ int main(int argc, char **argv)
     /* PE 1 waits here while PE 0 measures: symheap's barrier keeps driving both MPI's progress
      * (it polls MPI_Ibarrier) and a NIC transport's, which a TCP wire needs at the target. */
     symh_barrier_all();
+    bench_registry_drop(registry_block, o.registry);
     MPI_Win_unlock_all(bench.win);
     MPI_Win_free(&bench.win);
     free(samples);

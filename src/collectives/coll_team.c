@@ -543,7 +543,7 @@ int symh_coll_team_post(const struct symh_team *t, int pe, size_t offset, uint64
         return ops->put_signal(NULL, t->mine + offset, NULL, 0,
                                (uint64_t *)(void *)(t->mine + offset), value, world);
     *out = value;
-    return ops->put(NULL, t->mine + offset, out, sizeof(*out), world);
+    return ops->put(NULL, t->mine + offset, out, sizeof(*out), world, NULL);
 }
 
 int symh_coll_team_put(const struct symh_team *t, int pe, void *dest, const void *source,
@@ -558,7 +558,7 @@ int symh_coll_team_put(const struct symh_team *t, int pe, void *dest, const void
         memmove(mapped, source, bytes);
         return SYMH_OK;
     }
-    return symh_tl_ops_of(world)->put_nbi(NULL, dest, source, bytes, world);
+    return symh_tl_ops_of(world)->put_nbi(NULL, dest, source, bytes, world, NULL);
 }
 
 int symh_coll_team_put_signal(const struct symh_team *t, int pe, void *dest, const void *source,
@@ -736,7 +736,7 @@ int symh_coll_team_check_exchange(const struct symh_team *t, const symh_team_rec
                                __ATOMIC_RELEASE);
             continue;
         }
-        status = symh_tl_ops_of(w)->put(NULL, bank, out, sizeof(*mine), w);
+        status = symh_tl_ops_of(w)->put(NULL, bank, out, sizeof(*mine), w, NULL);
         if (status == SYMH_OK)
             status = symh_tl_nic_fence(NULL);
         if (status == SYMH_OK)

@@ -57,6 +57,28 @@ int symh_reg_map_take(symh_reg_map_t *map, uintptr_t addr,
 
 /* Copies the range containing `addr` to *entry. SYMH_ERR_NOT_REGISTERED when none does. */
 int symh_reg_map_lookup(const symh_reg_map_t *map, uintptr_t addr, symh_reg_entry_t *entry);
+
+/* The removal epoch: changes with every removal (remove, take, remove_if that removed something),
+ * never with an insert or a lookup, and is never the same for two maps of the process (each map
+ * and each removal draws a new value from one process-wide counter, which starts above 0). So an
+ * entry copied at epoch E is still present, unchanged, as long as the map's epoch is E. */
+uint64_t symh_reg_map_epoch(const symh_reg_map_t *map);
+
+/* A caller's copy of the last range it found (one per thread: the NIC's local side,
+ * transport/tl_nic.c). Zero-initialised: empty. */
+typedef struct {
+    uint64_t epoch; /* the map's epoch when `entry` was copied; 0: empty */
+    uint64_t hits;  /* lookups answered from `entry` (for tests and statistics) */
+    symh_reg_entry_t entry;
+} symh_reg_map_hint_t;
+
+/* symh_reg_map_lookup through *hint: when the map's epoch is still hint's and hint's range holds
+ * `addr`, *entry = &hint->entry with no lock and no descent (one load of the epoch); otherwise a
+ * lookup that refills *hint (under the lock, the epoch read with the entry). *entry stays valid
+ * until the next call with the same hint. SYMH_ERR_NOT_REGISTERED when no range holds `addr` (the
+ * hint keeps its last range). */
+int symh_reg_map_lookup_hinted(const symh_reg_map_t *map, uintptr_t addr, symh_reg_map_hint_t *hint,
+                               const symh_reg_entry_t **entry);
 /* Copies the lowest range that ends after `addr` to *entry: the one containing `addr`, else the
  * first above it (so the ranges overlapping [lo, hi) are next(lo), next(its end), ... while their
  * base is below hi). SYMH_ERR_NOT_REGISTERED when every range ends at or below `addr`. */

@@ -36,17 +36,33 @@ typedef enum {
  * collectives and the runtime use; the load/store ops ignore it. */
 typedef struct symh_tl_chan symh_tl_chan_t;
 
+/* The local side of a put or get (its source or destination buffer) as the dispatch found it,
+ * once per call (tl_rma.c through symh_tl_nic_local; docs/transports.md "The local side's
+ * handle"): the transport posts with it and looks nothing up again. */
+typedef struct {
+    int slot;     /* this PE's NIC key slot holding the buffer (tl_nic.h), or -1 */
+    void *handle; /* with slot -1: the NIC transport's handle of its registry entry (map_local),
+                   * or NULL for memory symheap does not know (the transport's own path) */
+} symh_tl_local_t;
+
 typedef struct {
     const char *name;
     /* Every slot but progress takes the channel of the calling context first.
-     * `dest` (put) and `source` (get) are symmetric addresses of this PE, already checked. */
-    int (*put)(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes, int pe);
-    int (*get)(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes, int pe);
+     * `dest` (put) and `source` (get) are symmetric addresses of this PE, already checked.
+     * `local`: the local buffer's slot or handle, found by the caller; NULL where the caller did
+     * not look (symheap's own memory: the collectives' words), and then a transport that needs
+     * a descriptor looks it up itself. The load/store ops ignore it. */
+    int (*put)(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes, int pe,
+               const symh_tl_local_t *local);
+    int (*get)(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes, int pe,
+               const symh_tl_local_t *local);
     /* Non-blocking forms: may return before the transfer is done; quiet completes them. The
      * local buffer must stay untouched (put) or unread (get) until then. A transport whose
      * transfers complete in the call fills them with its put/get. */
-    int (*put_nbi)(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes, int pe);
-    int (*get_nbi)(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes, int pe);
+    int (*put_nbi)(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes, int pe,
+                   const symh_tl_local_t *local);
+    int (*get_nbi)(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes, int pe,
+                   const symh_tl_local_t *local);
     /* One atomic on the `size`-byte (4 or 8) word at symmetric `dest`; `fetched` may be NULL. */
     int (*amo)(symh_tl_chan_t *chan, symh_tl_amo_op_t op, void *dest, size_t size,
                const void *value, const void *cond, void *fetched, int pe);

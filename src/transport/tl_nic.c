@@ -28,12 +28,22 @@ int symh_tl_nic_n_slots;
 static uintptr_t *symh_tl_nic_data_base;
 
 /* The live symmetric regions' window offsets and lengths, by slot (slots 0 and 1 unused here: the
- * heap is found by the window's layout, the globals by tl_data.h). */
+ * heap is found by the window's layout, the globals by tl_data.h), and the slot of each region by
+ * the granule it starts at: the data path finds a region with tl_symm.h's granule table (the one
+ * the IPC translation uses) and its slot with one more load. */
 static struct {
     size_t *offset;
     size_t *length;
-    int top; /* slots 1 .. top - 1 may be live */
+    int top;     /* slots 1 .. top - 1 may be live */
+    int *at;     /* per granule of the symmetric area: the slot of the region starting there */
+    size_t n_at; /* granules */
 } symh_tl_nic_slots;
+
+_Thread_local symh_tl_nic_counts_t symh_tl_nic_counts;
+/* This thread's last registry hit (the local side of its last NIC transfer from a registered
+ * buffer or device allocation), valid while no range leaves the registry. */
+static _Thread_local symh_reg_map_hint_t symh_tl_nic_hint
+    __attribute__((tls_model("initial-exec")));
 
 int symh_tl_nic_routed(int pe)
 {
@@ -67,8 +77,12 @@ int symh_tl_nic_init(void)
     symh_tl_nic_data_base = calloc((size_t)n, sizeof(*symh_tl_nic_data_base));
     symh_tl_nic_slots.offset = calloc((size_t)symh_tl_nic_n_slots, sizeof(size_t));
     symh_tl_nic_slots.length = calloc((size_t)symh_tl_nic_n_slots, sizeof(size_t));
+    symh_tl_nic_slots.n_at =
+        symh_tl_symm.head != NULL ? symh_tl_symm.size >> symh_tl_symm.shift : 0;
+    symh_tl_nic_slots.at = calloc(symh_tl_nic_slots.n_at + 1, sizeof(int));
     status = symh_tl_nic_base == NULL || symh_tl_nic_data_base == NULL ||
-                     symh_tl_nic_slots.offset == NULL || symh_tl_nic_slots.length == NULL
+                     symh_tl_nic_slots.offset == NULL || symh_tl_nic_slots.length == NULL ||
+                     symh_tl_nic_slots.at == NULL
                  ? SYMH_ERR_NO_MEMORY
                  : SYMH_OK;
     if (status != SYMH_OK)
@@ -126,24 +140,25 @@ void symh_tl_nic_fini(void)
     free(symh_tl_nic_data_base);
     free(symh_tl_nic_slots.offset);
     free(symh_tl_nic_slots.length);
+    free(symh_tl_nic_slots.at);
     symh_tl_nic_base = NULL;
     symh_tl_nic_data_base = NULL;
     memset(&symh_tl_nic_slots, 0, sizeof(symh_tl_nic_slots));
     symh_tl_nic_n_slots = 0;
 }
 
-/* The slot of the live region holding window offset `off` with `bytes` left in it, or -1. */
-static int symh_tl_nic_slot_of(size_t off, size_t bytes)
+/* The slot of the live region holding `addr` with at least `bytes` left in it, or -1: the region
+ * from tl_symm.h's granule table, its slot by the granule it starts at (O(1), no scan). */
+static int symh_tl_nic_slot_of(uintptr_t addr, size_t bytes)
 {
-    int s;
+    size_t left, start = symh_tl_symm_find(addr, &left);
+    int slot;
 
-    for (s = SYMH_TL_NIC_FIRST_SYMM_SLOT; s < symh_tl_nic_slots.top; ++s) {
-        size_t lo = symh_tl_nic_slots.offset[s], len = symh_tl_nic_slots.length[s];
-
-        if (len != 0 && off >= lo && off - lo < len && bytes <= len - (off - lo))
-            return s;
-    }
-    return -1;
+    if (start == SIZE_MAX || bytes > left ||
+        (start >> symh_tl_symm.shift) >= symh_tl_nic_slots.n_at)
+        return -1;
+    slot = __atomic_load_n(&symh_tl_nic_slots.at[start >> symh_tl_symm.shift], __ATOMIC_ACQUIRE);
+    return slot >= SYMH_TL_NIC_FIRST_SYMM_SLOT ? slot : -1;
 }
 
 int symh_tl_nic_target(const void *addr, size_t bytes, int pe, uint64_t *remote)
@@ -163,39 +178,53 @@ int symh_tl_nic_target(const void *addr, size_t bytes, int pe, uint64_t *remote)
         return -1;
     if (off < heap_end && bytes <= heap_end - off)
         slot = SYMH_TL_NIC_HEAP_SLOT;
-    else if ((slot = symh_tl_nic_slot_of(off, bytes)) < 0)
+    else if ((slot = symh_tl_nic_slot_of(a, bytes)) < 0)
         return -1;
     *remote = (uint64_t)(symh_tl_nic_base[pe] + off);
     return slot;
 }
 
-int symh_tl_nic_lookup(const void *addr, size_t bytes, int *slot, void **handle)
+/* The local side of a transfer (symh_tl_nic_local without the checks); *entry = the registry
+ * entry holding `addr` (this thread's copy), or NULL when none does or a key slot holds it. */
+static int symh_tl_nic_find(const void *addr, size_t bytes, symh_tl_local_t *local,
+                            const symh_reg_entry_t **entry)
 {
     uintptr_t a = (uintptr_t)addr;
-    symh_reg_entry_t entry;
     uint64_t remote;
+    const symh_reg_entry_t *e;
 
-    *handle = NULL;
-    *slot = symh_tl_nic_target(addr, bytes, symh_boot_info.my_pe, &remote);
-    if (*slot >= 0)
+    *entry = NULL;
+    local->handle = NULL;
+    local->slot = symh_tl_nic_target(addr, bytes, symh_boot_info.my_pe, &remote);
+    if (local->slot >= 0)
         return SYMH_OK;
-    if (symh_reg_registry != NULL && symh_reg_map_lookup(symh_reg_registry, a, &entry) == SYMH_OK &&
-        entry.tl_handles[0] != NULL && bytes <= entry.length - (a - entry.base)) {
-        *handle = entry.tl_handles[0];
-        return SYMH_OK;
-    }
-    return SYMH_ERR_NOT_REGISTERED;
+    if (symh_reg_registry == NULL)
+        return SYMH_ERR_NOT_REGISTERED;
+    ++symh_tl_nic_counts.lookups;
+    if (symh_reg_map_lookup_hinted(symh_reg_registry, a, &symh_tl_nic_hint, &e) != SYMH_OK)
+        return SYMH_ERR_NOT_REGISTERED;
+    symh_tl_nic_counts.hint_hit = symh_tl_nic_hint.hits;
+    *entry = e;
+    if (e->tl_handles[0] == NULL || bytes > e->length - (a - e->base))
+        return SYMH_ERR_NOT_REGISTERED;
+    local->handle = e->tl_handles[0];
+    return SYMH_OK;
 }
 
-int symh_tl_nic_local(const char *func, const void *addr, size_t bytes, int *slot, void **handle)
+int symh_tl_nic_lookup(const void *addr, size_t bytes, symh_tl_local_t *local)
 {
-    symh_reg_entry_t entry;
+    const symh_reg_entry_t *entry;
 
-    if (symh_tl_nic_lookup(addr, bytes, slot, handle) == SYMH_OK)
+    return symh_tl_nic_find(addr, bytes, local, &entry);
+}
+
+int symh_tl_nic_local(const char *func, const void *addr, size_t bytes, symh_tl_local_t *local)
+{
+    const symh_reg_entry_t *entry;
+
+    if (symh_tl_nic_find(addr, bytes, local, &entry) == SYMH_OK)
         return SYMH_OK;
-    if (symh_dev != symh_dev_host && symh_reg_registry != NULL &&
-        symh_reg_map_lookup(symh_reg_registry, (uintptr_t)addr, &entry) == SYMH_OK &&
-        entry.kind == SYMH_REG_KIND_DEVICE) {
+    if (symh_dev != symh_dev_host && entry != NULL && entry->kind == SYMH_REG_KIND_DEVICE) {
         /* GPU memory is not mapped for the NIC (symh_dev_alloc_do): the NIC libraries symheap
          * is built with may not handle it, and a CPU copy of it would fault. */
         symh_error("%s: the local buffer [%p, +%zu) is %s device memory, which the %s transport "
@@ -233,6 +262,15 @@ static int symh_tl_nic_culprit_status(int status)
     return code;
 }
 
+/* Records `slot` (0: none) as the slot of the region at `window_offset` for the data path. */
+static void symh_tl_nic_slot_mark(size_t window_offset, int slot)
+{
+    size_t g = (window_offset - symh_tl_symm.window_offset) >> symh_tl_symm.shift;
+
+    if (window_offset >= symh_tl_symm.window_offset && g < symh_tl_nic_slots.n_at)
+        __atomic_store_n(&symh_tl_nic_slots.at[g], slot, __ATOMIC_RELEASE);
+}
+
 int symh_tl_nic_symm_add(size_t window_offset, void *addr, size_t length, int status)
 {
     int s;
@@ -256,7 +294,10 @@ int symh_tl_nic_symm_add(size_t window_offset, void *addr, size_t length, int st
     if (s >= symh_tl_nic_slots.top)
         symh_tl_nic_slots.top = s + 1;
     status = symh_tl_nic->map_symm(s, addr, length, status);
-    return status == SYMH_OK ? SYMH_OK : symh_tl_nic_culprit_status(status);
+    if (status != SYMH_OK)
+        return symh_tl_nic_culprit_status(status);
+    symh_tl_nic_slot_mark(window_offset, s);
+    return SYMH_OK;
 }
 
 void symh_tl_nic_symm_remove(size_t window_offset)
@@ -267,6 +308,7 @@ void symh_tl_nic_symm_remove(size_t window_offset)
         return;
     for (s = SYMH_TL_NIC_FIRST_SYMM_SLOT; s < symh_tl_nic_slots.top; ++s) {
         if (symh_tl_nic_slots.length[s] != 0 && symh_tl_nic_slots.offset[s] == window_offset) {
+            symh_tl_nic_slot_mark(window_offset, 0);
             symh_tl_nic->unmap_symm(s);
             symh_tl_nic_slots.length[s] = 0;
             symh_tl_nic_slots.offset[s] = 0;

@@ -25,14 +25,15 @@
 typedef struct symh_tl_nic {
     /* put/get/amo as symh_tl_ops_t (symmetric address of this PE, already bounds-checked by
      * the caller); put/get and the _nbi forms take a local buffer that symh_tl_nic_local let
-     * through: registered (symh_tl_nic_lookup finds its slot or handle: the zero-copy path) or
-     * any other host memory (the transport's own path for it, docs/transports.md "Any local
-     * memory"). put/get return when the local buffer may be reused
-     * (put) or holds the data (get); put_nbi/get_nbi may return at once (quiet completes them).
-     * fence orders earlier puts/AMOs before later ones to each PE; quiet completes everything
-     * outstanding (remote completion). progress drives the transport once, without blocking.
-     * Every put/get/amo drives the transport at least once, even one that completes at once: a
-     * PE spinning on atomics to its own word must keep serving peers that need its progress. */
+     * through, with what it found (`local`): a slot or handle (the transport posts with that
+     * memory handle or descriptor and looks nothing up: docs/transports.md "The local side's
+     * handle") or neither (any other host memory: the transport's own path for it, "Any local
+     * memory"). put/get return when the local buffer may be reused (put) or holds the data (get);
+     * put_nbi/get_nbi may return at once (quiet completes them). fence orders earlier puts/AMOs
+     * before later ones to each PE; quiet completes everything outstanding (remote completion).
+     * progress drives the transport once, without blocking. Every put/get/amo drives the transport
+     * at least once, even one that completes at once: a PE spinning on atomics to its own word must
+     * keep serving peers that need its progress. */
     symh_tl_ops_t ops;
 
     /* Collective over every PE of the job. Creates the transport's state, connects to every PE
@@ -98,16 +99,31 @@ void symh_tl_nic_fini(void);
  * holds [addr, addr + bytes). */
 int symh_tl_nic_target(const void *addr, size_t bytes, int pe, uint64_t *remote);
 
-/* The local side of a NIC operation: SYMH_OK with *slot >= 0 (this PE's key slot holding it: the
- * transport uses its own handle of that slot) or *slot = -1 and *handle = the transport's handle
- * from map_local (a registered buffer or device allocation), or *slot = -1 and *handle = NULL for
- * memory symheap does not know (the stack, malloc, a global: the transport's slower path).
+/* The local side of a NIC operation, looked up once by the dispatch (tl_rma.c) and handed to
+ * the transport (symh_tl_local_t, tl.h): SYMH_OK with local->slot >= 0 (this PE's key slot
+ * holding it: the heap, a global, a symmetric region, found by address arithmetic and the granule
+ * table of tl_symm.h, O(1)) or local->slot = -1 and local->handle = the transport's handle from
+ * map_local (a registered buffer or device allocation: the registry's entry, through this
+ * thread's last hit while no range left the registry, symh_reg_map_lookup_hinted), or slot -1 and
+ * handle NULL for memory symheap does not know (the stack, malloc: the transport's own path).
  * SYMH_ERR_UNSUPPORTED for GPU memory, and with SYMH_NIC_REGISTERED_ONLY=1 SYMH_ERR_NOT_REGISTERED
  * for unknown memory, each logged once naming `func`: nothing is sent. */
-int symh_tl_nic_local(const char *func, const void *addr, size_t bytes, int *slot, void **handle);
-/* The same without the log line (a transport finding the descriptor of a local buffer; the value
- * of symh_T_p/g and the operands of atomics are symheap's own stack memory, not found here). */
-int symh_tl_nic_lookup(const void *addr, size_t bytes, int *slot, void **handle);
+int symh_tl_nic_local(const char *func, const void *addr, size_t bytes, symh_tl_local_t *local);
+/* The same without the checks and the log line, SYMH_ERR_NOT_REGISTERED for unknown memory: a
+ * transport given no local side (NULL: symheap's own memory, the collectives' words) finding the
+ * descriptor it needs. */
+int symh_tl_nic_lookup(const void *addr, size_t bytes, symh_tl_local_t *local);
+
+/* This thread's counts of the local side's path (tests read them through the shim to prove the
+ * path a transfer took; each a plain increment of thread-local memory). */
+typedef struct {
+    uint64_t lookups;  /* local sides looked up outside the key slots (the registry asked) */
+    uint64_t hint_hit; /* of those, answered by this thread's last hit: no lock, no descent */
+    uint64_t posted;   /* transfers a transport posted with the slot's or handle's memory handle
+                        * or descriptor it was given (UCP_OP_ATTR_FIELD_MEMH, fi_mr_desc) */
+} symh_tl_nic_counts_t;
+extern _Thread_local symh_tl_nic_counts_t symh_tl_nic_counts
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 /* Collective parts of symmetric registration (runtime/rt_symm.c): the slot of the region at
  * window offset `window_offset`, or -1 without a NIC. */

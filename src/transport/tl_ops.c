@@ -27,22 +27,22 @@ static char *symh_tl_ipc_addr(const void *addr, int pe)
 }
 
 static int symh_tl_ipc_put(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                           int pe)
+                           int pe, const symh_tl_local_t *local)
 {
     char *remote = symh_tl_ipc_addr(dest, pe);
 
-    (void)chan;
+    (void)chan, (void)local;
     if (remote == NULL)
         return SYMH_ERR_UNSUPPORTED;
     return symh_tl_ipc_copy(remote, source, bytes);
 }
 
 static int symh_tl_ipc_get(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                           int pe)
+                           int pe, const symh_tl_local_t *local)
 {
     const char *remote = symh_tl_ipc_addr(source, pe);
 
-    (void)chan;
+    (void)chan, (void)local;
     if (remote == NULL)
         return SYMH_ERR_UNSUPPORTED;
     return symh_tl_ipc_copy(dest, remote, bytes);
@@ -139,9 +139,9 @@ const symh_tl_ops_t symh_tl_ipc_ops = {
 /* ---- none: typed stubs for peers no built-in transport reaches ---------------------------- */
 
 static int symh_tl_none_xfer(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                             int pe)
+                             int pe, const symh_tl_local_t *local)
 {
-    (void)chan, (void)dest, (void)source, (void)bytes, (void)pe;
+    (void)chan, (void)dest, (void)source, (void)bytes, (void)pe, (void)local;
     return SYMH_ERR_UNSUPPORTED;
 }
 

@@ -174,18 +174,21 @@ void symh_tl_rma_ops_done(symh_log_context_t *ctx, const symh_tl_ops_t *ops, int
     symh_status_set(status);
 }
 
-/* Through a NIC transport the local side may be any host memory, not GPU memory, and only memory
- * symheap knows under SYMH_NIC_REGISTERED_ONLY=1 (symh_tl_nic_local); SYMH_OK for every other
- * route. Logged and recorded when refused. */
-static int symh_tl_rma_local_ok(const char *func, const symh_tl_ops_t *ops, const void *local,
-                                size_t bytes)
+/* The local side of a transfer through `ops`, looked up here once and handed to the transport
+ * (docs/transports.md "The local side's handle"): through a NIC transport it may be any host
+ * memory, not GPU memory, and only memory symheap knows under SYMH_NIC_REGISTERED_ONLY=1
+ * (symh_tl_nic_local), and *found gets its key slot or handle; SYMH_OK with nothing found for
+ * every other route. Logged and recorded when refused. */
+static int symh_tl_rma_local(const char *func, const symh_tl_ops_t *ops, const void *local,
+                             size_t bytes, symh_tl_local_t *found)
 {
-    int status, slot;
-    void *handle;
+    int status;
 
+    found->slot = -1;
+    found->handle = NULL;
     if (symh_tl_nic == NULL || ops != &symh_tl_nic->ops)
         return SYMH_OK;
-    status = symh_tl_nic_local(func, local, bytes, &slot, &handle);
+    status = symh_tl_nic_local(func, local, bytes, found);
     if (status != SYMH_OK)
         symh_status_set(status);
     return status;
@@ -196,18 +199,23 @@ void symh_tl_rma_ops_xfer(const symh_tl_rma_access_t *access, symh_tl_chan_t *ch
 {
     const symh_tl_ops_t *ops = symh_tl_ops_of(pe);
     int flags = access->flags, is_put = flags & SYMH_TL_RMA_PUT, status;
+    symh_tl_local_t found, *local = NULL;
     symh_log_context_t ctx;
 
-    if (!(flags & SYMH_TL_RMA_OWN_LOCAL) &&
-        symh_tl_rma_local_ok(access->func, ops, is_put ? source : dest, bytes) != SYMH_OK)
-        return;
+    /* symheap's own memory (OWN_LOCAL: the value of symh_T_p/g) is not checked, and the
+     * transport finds its descriptor itself where it needs one. */
+    if (!(flags & SYMH_TL_RMA_OWN_LOCAL)) {
+        if (symh_tl_rma_local(access->func, ops, is_put ? source : dest, bytes, &found) != SYMH_OK)
+            return;
+        local = &found;
+    }
     symh_tl_rma_ops_begin(&ctx, access->func, pe);
     if (flags & SYMH_TL_RMA_NBI)
-        status = is_put ? ops->put_nbi(chan, dest, source, bytes, pe)
-                        : ops->get_nbi(chan, dest, source, bytes, pe);
+        status = is_put ? ops->put_nbi(chan, dest, source, bytes, pe, local)
+                        : ops->get_nbi(chan, dest, source, bytes, pe, local);
     else
-        status = is_put ? ops->put(chan, dest, source, bytes, pe)
-                        : ops->get(chan, dest, source, bytes, pe);
+        status = is_put ? ops->put(chan, dest, source, bytes, pe, local)
+                        : ops->get(chan, dest, source, bytes, pe, local);
     symh_tl_rma_ops_done(&ctx, ops, status);
 }
 
@@ -281,6 +289,7 @@ symh_tl_rma_strided(const symh_tl_rma_access_t *access, symh_ctx_t ctx, void *de
     size_t size = access->elem_size, i;
     const symh_tl_ops_t *ops;
     symh_log_context_t log;
+    symh_tl_local_t local;
     symh_tl_chan_t *chan;
     char *mapped, *d;
     const char *s;
@@ -306,14 +315,16 @@ symh_tl_rma_strided(const symh_tl_rma_access_t *access, symh_ctx_t ctx, void *de
         return;
     }
     ops = symh_tl_ops_of(pe);
-    if (symh_tl_rma_local_ok(func, ops, is_put ? source : dest,
-                             symh_tl_rma_span(nelems, is_put ? sst : dst) * size) != SYMH_OK)
+    /* One look-up for the whole local span: every element lies in what it found. */
+    if (symh_tl_rma_local(func, ops, is_put ? source : dest,
+                          symh_tl_rma_span(nelems, is_put ? sst : dst) * size, &local) != SYMH_OK)
         return;
     symh_tl_rma_ops_begin(&log, func, pe);
     for (i = 0; i < nelems && status == SYMH_OK; ++i) {
         d = (char *)dest + i * (size_t)dst * size;
         s = (const char *)source + i * (size_t)sst * size;
-        status = is_put ? ops->put(chan, d, s, size, pe) : ops->get(chan, d, s, size, pe);
+        status = is_put ? ops->put(chan, d, s, size, pe, &local)
+                        : ops->get(chan, d, s, size, pe, &local);
     }
     symh_tl_rma_ops_done(&log, ops, status);
 }

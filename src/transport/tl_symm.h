@@ -39,21 +39,34 @@ int symh_tl_symm_add(size_t offset, size_t length, int n, symh_tl_ipc_object_t *
  * parts that were never mapped). */
 void symh_tl_symm_remove(size_t offset, size_t length);
 
-/* Bytes from `addr` to the end of the live region holding it, or 0 when none holds it. */
-static inline size_t symh_tl_symm_left(uintptr_t addr)
+/* Where the live region holding `addr` starts (its offset in the symmetric area: a multiple of
+ * the granule), with *left = the bytes from `addr` to its end; SIZE_MAX when none holds it. O(1):
+ * one load of the granule's entry (the IPC translation and the NIC's key slots both use it). */
+static inline size_t symh_tl_symm_find(uintptr_t addr, size_t *left)
 {
     uintptr_t off = addr - symh_tl_symm.lo;
     size_t start, rel;
     uint32_t head;
 
     if (off >= symh_tl_symm.size)
-        return 0;
+        return SIZE_MAX;
     head = __atomic_load_n(&symh_tl_symm.head[off >> symh_tl_symm.shift], __ATOMIC_ACQUIRE);
     if (head == 0)
-        return 0;
+        return SIZE_MAX;
     start = (size_t)(head - 1) << symh_tl_symm.shift;
     rel = off - start;
-    return rel < symh_tl_symm.length[head - 1] ? symh_tl_symm.length[head - 1] - rel : 0;
+    if (rel >= symh_tl_symm.length[head - 1])
+        return SIZE_MAX;
+    *left = symh_tl_symm.length[head - 1] - rel;
+    return start;
+}
+
+/* Bytes from `addr` to the end of the live region holding it, or 0 when none holds it. */
+static inline size_t symh_tl_symm_left(uintptr_t addr)
+{
+    size_t left;
+
+    return symh_tl_symm_find(addr, &left) == SIZE_MAX ? 0 : left;
 }
 
 #endif /* SYMH_TL_SYMM_H */

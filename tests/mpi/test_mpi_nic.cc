@@ -296,6 +296,167 @@ TEST_F(Nic, DeviceAllocationIsALocalSideWithoutRegistration)
     symh_free(target);
 }
 
+// This thread's counts of the NIC local side's path (tl_nic.h, through the shim): local sides
+// looked up in the registry, of those answered by the thread's last hit (no lock, no descent),
+// and transfers posted with the memory handle or descriptor the dispatch found.
+struct NicCounts {
+    uint64_t lookups = 0, hint_hits = 0, posted = 0;
+    static NicCounts now()
+    {
+        NicCounts c;
+        symh_shim_nic_counts(&c.lookups, &c.hint_hits, &c.posted);
+        return c;
+    }
+    NicCounts since(const NicCounts &before) const
+    {
+        NicCounts d;
+        d.lookups = lookups - before.lookups;
+        d.hint_hits = hint_hits - before.hint_hits;
+        d.posted = posted - before.posted;
+        return d;
+    }
+};
+
+// Each PE's slot in the targets of nic_round_trip (npes() slots), the most it sends.
+constexpr size_t nic_slot_bytes = 16384;
+
+// `rounds` puts (blocking, then nbi + quiet) of `bytes` from `local` into this PE's slot of
+// `target` (nic_slot_bytes apart) on NIC peer `peer`, then a get and a get_nbi back into `local`:
+// the data must come back, and the counts of the puts and gets are returned.
+NicCounts nic_round_trip(unsigned char *local, size_t bytes, unsigned char *target, int peer,
+                         int rounds, bool device)
+{
+    std::vector<unsigned char> host(bytes);
+    auto fill = [&](int r) {
+        for (size_t i = 0; i < bytes; ++i)
+            host[i] = nic_byte(me(), r, i);
+        if (device)
+            EXPECT_EQ(SYMH_OK, symh_dev_memcpy_to_device(local, host.data(), bytes));
+        else
+            std::memcpy(local, host.data(), bytes);
+    };
+    EXPECT_LE(bytes, nic_slot_bytes);
+    unsigned char *slot = target + (size_t)me() * nic_slot_bytes;
+    NicCounts before = NicCounts::now();
+    for (int r = 0; r < rounds; ++r) {
+        fill(r);
+        if (r % 2 == 0) {
+            symh_putmem(slot, local, bytes, peer);
+        } else {
+            symh_putmem_nbi(slot, local, bytes, peer);
+            symh_quiet();
+        }
+        EXPECT_EQ(SYMH_OK, symh_last_error()) << "round " << r;
+    }
+    for (int g = 0; g < 2; ++g) {
+        std::fill(host.begin(), host.end(), 0);
+        if (device)
+            EXPECT_EQ(SYMH_OK, symh_dev_memcpy_to_device(local, host.data(), bytes));
+        else
+            std::memset(local, 0, bytes);
+        if (g == 0) {
+            symh_getmem(local, slot, bytes, peer);
+        } else {
+            symh_getmem_nbi(local, slot, bytes, peer);
+            symh_quiet();
+        }
+        EXPECT_EQ(SYMH_OK, symh_last_error());
+        if (device)
+            EXPECT_EQ(SYMH_OK, symh_dev_memcpy_from_device(host.data(), local, bytes));
+        else
+            std::memcpy(host.data(), local, bytes);
+        for (size_t i = 0; i < bytes; i += 61)
+            EXPECT_EQ(nic_byte(me(), rounds - 1, i), host[i]) << "byte " << i << " get " << g;
+    }
+    return NicCounts::now().since(before);
+}
+
+// The local side is looked up once per operation, by the dispatch, and goes down to the
+// transport with what was found (docs/transports.md "The local side's handle"): a registered
+// buffer's and a device allocation's registry handle, the heap's key slot. Every transfer is
+// posted with its memory handle (UCX: UCP_OP_ATTR_FIELD_MEMH) or descriptor (libfabric); a
+// registered buffer or device allocation costs one registry look-up per operation, and every one
+// after the first on a thread is answered by that thread's last hit (no lock, no descent); the
+// heap costs none.
+TEST_F(Nic, LocalSideGoesDownWithItsHandleLookedUpOnce)
+{
+    const size_t bytes = 4096;
+    const int rounds = 20, ops = rounds + 2;
+    auto *target = (unsigned char *)symh_calloc((size_t)npes() * nic_slot_bytes, 1);
+    auto *heap_local = (unsigned char *)symh_malloc(bytes);
+    ASSERT_NE(nullptr, target);
+    ASSERT_NE(nullptr, heap_local);
+    symh_barrier_all();
+    int peer = nic_peers()[0];
+    {
+        reg_vector<unsigned char> reg(bytes);
+        NicCounts d = nic_round_trip(reg.data(), bytes, target, peer, rounds, false);
+        EXPECT_EQ((uint64_t)ops, d.posted) << "registered buffer: every transfer with its handle";
+        EXPECT_EQ((uint64_t)ops, d.lookups) << "registered buffer: one look-up per transfer";
+        EXPECT_GE(d.hint_hits, (uint64_t)ops - 1) << "all but the first from the thread's hint";
+    }
+    {
+        void *dev = nullptr;
+        ASSERT_EQ(SYMH_OK, symh_dev_alloc(&dev, bytes, nullptr));
+        NicCounts d = nic_round_trip((unsigned char *)dev, bytes, target, peer, rounds, true);
+        EXPECT_EQ((uint64_t)ops, d.posted) << "device allocation: every transfer with its handle";
+        EXPECT_EQ((uint64_t)ops, d.lookups);
+        EXPECT_GE(d.hint_hits, (uint64_t)ops - 1);
+        ASSERT_EQ(SYMH_OK, symh_dev_free(&dev, SYMH_DEVICE_ANY));
+    }
+    {
+        NicCounts d = nic_round_trip(heap_local, bytes, target, peer, rounds, false);
+        EXPECT_EQ((uint64_t)ops, d.posted) << "the heap: every transfer with its key slot's handle";
+        EXPECT_EQ(0u, d.lookups) << "the heap is found by its key slot, not in the registry";
+    }
+    {
+        std::vector<unsigned char> plain(bytes);
+        NicCounts d = nic_round_trip(plain.data(), bytes, target, peer, rounds, false);
+        EXPECT_EQ(0u, d.posted) << "memory symheap does not know has no handle";
+    }
+    symh_barrier_all();
+    symh_free(heap_local);
+    symh_free(target);
+}
+
+// A registered buffer unregistered, its memory unmapped and mapped again at the same address and
+// registered anew (longer): the thread's last hit from before must not answer for it (the
+// registry's removal epoch changed). In between, unregistered, the address is memory symheap
+// does not know (sent without a handle); after, the new registration's handle goes with every
+// transfer, the whole new length included.
+TEST_F(Nic, UnregisteredThenReusedAddressIsNotFoundThroughAStaleHint)
+{
+    const size_t page = 4096, big = 4 * page;
+    auto *target = (unsigned char *)symh_calloc((size_t)npes() * nic_slot_bytes, 1);
+    ASSERT_NE(nullptr, target);
+    symh_barrier_all();
+    int peer = nic_peers()[0];
+    void *a = mmap(nullptr, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(MAP_FAILED, a);
+    auto *buf = (unsigned char *)a;
+    ASSERT_EQ(SYMH_OK, symh_buffer_register(buf, page));
+    NicCounts d = nic_round_trip(buf, 64, target, peer, 4, false);
+    EXPECT_EQ(6u, d.posted) << "registered: with its handle";
+    ASSERT_EQ(SYMH_OK, symh_buffer_unregister(buf));
+    d = nic_round_trip(buf, 64, target, peer, 4, false);
+    EXPECT_EQ(0u, d.posted) << "unregistered: no handle (a stale hint would give the old one)";
+    EXPECT_EQ(0u, d.hint_hits);
+    ASSERT_EQ(0, munmap(a, big));
+    void *b = mmap(a, big, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    ASSERT_EQ(a, b) << "the same address again";
+    ASSERT_EQ(SYMH_OK, symh_buffer_register(buf, big));
+    d = nic_round_trip(buf, big, target, peer, 4, false);
+    EXPECT_EQ(6u, d.posted) << "registered anew, the whole new length: with the new handle";
+    d = nic_round_trip(buf, 64, target, peer, 4, false);
+    EXPECT_EQ(6u, d.posted);
+    EXPECT_EQ(6u, d.hint_hits) << "the new registration is the thread's hint now";
+    ASSERT_EQ(SYMH_OK, symh_buffer_unregister(buf));
+    ASSERT_EQ(0, munmap(b, big));
+    symh_barrier_all();
+    symh_free(target);
+}
+
 // GPU memory is not carried by the NIC (docs/transports.md "The NIC domain"; tl_nic.c): on a
 // GPU backend (pretended on the host: the shim's copy of the host backend under another name) a
 // device allocation is not mapped for the NIC, and as the local side of a NIC operation it is

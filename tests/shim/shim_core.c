@@ -12,6 +12,7 @@
 #include "core/core_amap.h"
 #include "core/core_config.h"
 #include "core/core_log.h"
+#include "transport/tl_nic.h"
 #include "transport/tl_route.h"
 
 static pthread_mutex_t symh_shim_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -213,6 +214,13 @@ const char *symh_shim_tl_nic_built(void)
     static char built[64];
 
     return symh_tl_nic_built(built, sizeof(built));
+}
+
+void symh_shim_nic_counts(uint64_t *lookups, uint64_t *hint_hits, uint64_t *posted)
+{
+    *lookups = symh_tl_nic_counts.lookups;
+    *hint_hits = symh_tl_nic_counts.hint_hit;
+    *posted = symh_tl_nic_counts.posted;
 }
 
 int symh_shim_boot_allgather(const void *in, void *out, size_t bytes)

@@ -3,6 +3,7 @@
 #define SYMH_SHIM_CORE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -72,6 +73,10 @@ int symh_shim_amap_fast_ok(const void *map, size_t offset, size_t bytes);
 /* ---- transports ---- */
 /* The NIC transports built into this library ("ucx ofi ", "" when none). */
 const char *symh_shim_tl_nic_built(void);
+/* This thread's counts of the NIC local side's path (symh_tl_nic_counts, tl_nic.h): local sides
+ * looked up in the registry, of those answered by the thread's last hit, and transfers a
+ * transport posted with the memory handle or descriptor it was given. */
+void symh_shim_nic_counts(uint64_t *lookups, uint64_t *hint_hits, uint64_t *posted);
 
 #ifdef __cplusplus
 }

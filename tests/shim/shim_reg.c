@@ -2,6 +2,7 @@
 #include "shim_reg.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <symheap/status.h>
@@ -84,6 +85,39 @@ int symh_shim_reg_map_lookup(const symh_shim_reg_map_t *map, uintptr_t addr,
 
     if (status == SYMH_OK && entry != NULL)
         shim_reg_from(&out, entry);
+    return status;
+}
+
+uint64_t symh_shim_reg_map_epoch(const symh_shim_reg_map_t *map)
+{
+    return symh_reg_map_epoch(map);
+}
+
+struct symh_shim_reg_hint {
+    symh_reg_map_hint_t hint;
+};
+
+symh_shim_reg_hint_t *symh_shim_reg_hint_create(void)
+{
+    return calloc(1, sizeof(symh_shim_reg_hint_t));
+}
+
+void symh_shim_reg_hint_destroy(symh_shim_reg_hint_t *hint)
+{
+    free(hint);
+}
+
+int symh_shim_reg_map_lookup_hinted(const symh_shim_reg_map_t *map, uintptr_t addr,
+                                    symh_shim_reg_hint_t *hint, symh_shim_reg_entry_t *entry,
+                                    int *hit)
+{
+    uint64_t hits = hint->hint.hits;
+    const symh_reg_entry_t *found;
+    int status = symh_reg_map_lookup_hinted(map, addr, &hint->hint, &found);
+
+    *hit = hint->hint.hits != hits;
+    if (status == SYMH_OK)
+        shim_reg_from(found, entry);
     return status;
 }
 

@@ -42,6 +42,15 @@ int symh_shim_reg_map_next(const symh_shim_reg_map_t *map, uintptr_t addr,
 size_t symh_shim_reg_map_count(const symh_shim_reg_map_t *map);
 size_t symh_shim_reg_map_remove_if(symh_shim_reg_map_t *map,
                                    int (*keep)(const symh_shim_reg_entry_t *, void *), void *arg);
+/* The removal epoch, and lookups through a hint (reg_map.h): the hint is opaque here, created
+ * empty; *hit = 1 when the hint answered (no lock, no descent), 0 when the map was searched. */
+typedef struct symh_shim_reg_hint symh_shim_reg_hint_t;
+uint64_t symh_shim_reg_map_epoch(const symh_shim_reg_map_t *map);
+symh_shim_reg_hint_t *symh_shim_reg_hint_create(void);
+void symh_shim_reg_hint_destroy(symh_shim_reg_hint_t *hint);
+int symh_shim_reg_map_lookup_hinted(const symh_shim_reg_map_t *map, uintptr_t addr,
+                                    symh_shim_reg_hint_t *hint, symh_shim_reg_entry_t *entry,
+                                    int *hit);
 /* The map's O(n) invariant walk: SYMH_OK, or SYMH_ERR_SYSTEM with one error log line. */
 int symh_shim_reg_map_check(const symh_shim_reg_map_t *map);
 /* take with an accept that refuses (SYMH_ERR_DEVICE_MISMATCH) a range not on `device`. */

@@ -264,6 +264,93 @@ TEST_F(RegMapTest, RemoveIfAndCount)
     EXPECT_EQ(0u, find(0x100000));
 }
 
+// The removal epoch (reg_map.h): every removal changes it (remove, take, a remove_if that removed
+// something), nothing else does (insert, lookup, a failed remove, a remove_if that kept all), and
+// two maps never share one, a map created where another was destroyed included.
+TEST_F(RegMapTest, RemovalEpochChangesWithEveryRemovalAndNothingElse)
+{
+    uint64_t e0 = symh_shim_reg_map_epoch(map_);
+    EXPECT_NE(0u, e0) << "0 is an empty hint's epoch";
+    ASSERT_EQ(SYMH_OK, insert(0x1000, 0x100));
+    ASSERT_EQ(SYMH_OK, insert(0x2000, 0x100));
+    ASSERT_EQ(SYMH_OK, insert(0x3000, 0x100));
+    EXPECT_NE(0x1000u, find(0x2000));
+    EXPECT_EQ(e0, symh_shim_reg_map_epoch(map_)) << "inserts and lookups keep it";
+    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_shim_reg_map_remove(map_, 0x5000, nullptr));
+    EXPECT_EQ(SYMH_ERR_OVERLAP, insert(0x1080, 0x100));
+    EXPECT_EQ(e0, symh_shim_reg_map_epoch(map_)) << "failed calls keep it";
+    ASSERT_EQ(SYMH_OK, symh_shim_reg_map_remove(map_, 0x1010, nullptr));
+    uint64_t e1 = symh_shim_reg_map_epoch(map_);
+    EXPECT_NE(e0, e1) << "a removal by an interior address";
+    symh_shim_reg_entry_t found;
+    ASSERT_EQ(SYMH_OK, symh_shim_reg_map_take_device(map_, 0x2000, 0, &found));
+    uint64_t e2 = symh_shim_reg_map_epoch(map_);
+    EXPECT_NE(e1, e2) << "a take";
+    EXPECT_EQ(0u, symh_shim_reg_map_remove_if(
+                      map_, [](const symh_shim_reg_entry_t *, void *) { return 1; }, nullptr));
+    EXPECT_EQ(e2, symh_shim_reg_map_epoch(map_)) << "a remove_if that kept everything";
+    EXPECT_EQ(1u, symh_shim_reg_map_remove_if(map_, keep_none, nullptr));
+    uint64_t e3 = symh_shim_reg_map_epoch(map_);
+    EXPECT_NE(e2, e3) << "a remove_if that removed";
+    EXPECT_NE(e1, e3);
+    EXPECT_NE(e0, e3);
+    // Another map, at whatever address: an epoch of its own.
+    symh_shim_reg_map_destroy(map_);
+    map_ = nullptr;
+    ASSERT_EQ(SYMH_OK, symh_shim_reg_map_create(&map_));
+    uint64_t fresh = symh_shim_reg_map_epoch(map_);
+    for (uint64_t old : { e0, e1, e2, e3 })
+        EXPECT_NE(old, fresh);
+}
+
+// A hint answers a lookup in its range while the epoch holds; a removal anywhere in the map makes
+// the next lookup search again, so an address unregistered and registered anew (another length,
+// other handles) is never answered from the old copy; a miss leaves the hint as it was.
+TEST_F(RegMapTest, HintAnswersUntilARemovalAndNeverWithAStaleEntry)
+{
+    symh_shim_reg_hint_t *hint = symh_shim_reg_hint_create();
+    ASSERT_NE(nullptr, hint);
+    symh_shim_reg_entry_t e, in = make_entry(0x10000, 0x1000, 1, 0, "first");
+    int hit = -1;
+
+    ASSERT_EQ(SYMH_OK, symh_shim_reg_map_insert(map_, &in, nullptr));
+    ASSERT_EQ(SYMH_OK, insert(0x20000, 0x1000));
+    ASSERT_EQ(SYMH_OK, symh_shim_reg_map_lookup_hinted(map_, 0x10010, hint, &e, &hit));
+    EXPECT_EQ(0, hit) << "an empty hint";
+    EXPECT_TRUE(same_entry(in, e));
+    ASSERT_EQ(SYMH_OK, symh_shim_reg_map_lookup_hinted(map_, 0x10fff, hint, &e, &hit));
+    EXPECT_EQ(1, hit) << "the same range: from the hint";
+    EXPECT_TRUE(same_entry(in, e));
+    ASSERT_EQ(SYMH_OK, insert(0x30000, 0x1000));
+    ASSERT_EQ(SYMH_OK, symh_shim_reg_map_lookup_hinted(map_, 0x10000, hint, &e, &hit));
+    EXPECT_EQ(1, hit) << "an insert elsewhere keeps the hint valid";
+    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED,
+              symh_shim_reg_map_lookup_hinted(map_, 0x11000, hint, &e, &hit))
+        << "one past the hint's range, in a gap";
+    ASSERT_EQ(SYMH_OK, symh_shim_reg_map_lookup_hinted(map_, 0x10800, hint, &e, &hit));
+    EXPECT_EQ(1, hit) << "a miss leaves the hint";
+    // A removal elsewhere: searched again, the same answer.
+    ASSERT_EQ(SYMH_OK, symh_shim_reg_map_remove(map_, 0x30000, nullptr));
+    ASSERT_EQ(SYMH_OK, symh_shim_reg_map_lookup_hinted(map_, 0x10800, hint, &e, &hit));
+    EXPECT_EQ(0, hit) << "the epoch changed";
+    EXPECT_TRUE(same_entry(in, e));
+    // The hint's own range removed, and the address registered anew.
+    ASSERT_EQ(SYMH_OK, symh_shim_reg_map_remove(map_, 0x10000, nullptr));
+    EXPECT_EQ(SYMH_ERR_NOT_REGISTERED,
+              symh_shim_reg_map_lookup_hinted(map_, 0x10010, hint, &e, &hit));
+    EXPECT_EQ(0, hit);
+    symh_shim_reg_entry_t again = make_entry(0x10000, 0x4000, 4, 1, "again");
+    again.tl_handles[0] = reinterpret_cast<void *>(0xbeef);
+    ASSERT_EQ(SYMH_OK, symh_shim_reg_map_insert(map_, &again, nullptr));
+    ASSERT_EQ(SYMH_OK, symh_shim_reg_map_lookup_hinted(map_, 0x10010, hint, &e, &hit));
+    EXPECT_EQ(0, hit) << "not from the old copy";
+    EXPECT_TRUE(same_entry(again, e));
+    ASSERT_EQ(SYMH_OK, symh_shim_reg_map_lookup_hinted(map_, 0x13fff, hint, &e, &hit));
+    EXPECT_EQ(1, hit) << "the new range's last byte, from the refilled hint";
+    EXPECT_EQ(reinterpret_cast<void *>(0xbeef), e.tl_handles[0]);
+    symh_shim_reg_hint_destroy(hint);
+}
+
 // 100k random inserts, removes (by start, interior, or unknown address), lookups and the odd
 // remove_if, against a std::map from base to length.
 TEST_F(RegMapTest, RandomSequenceAgainstModel)

@@ -910,22 +910,28 @@ static int symh_tl_ofi_remote(const char *func, const void *addr, size_t bytes, 
     return SYMH_OK;
 }
 
-/* The descriptor of a registered local buffer (FI_MR_LOCAL): SYMH_OK and *desc, or
- * SYMH_ERR_NOT_REGISTERED for memory symheap did not map (staged instead). */
-static int symh_tl_ofi_desc(const void *addr, size_t bytes, void **desc)
+/* The descriptor of the local side: the one of what the dispatch found (its key slot's MR, or
+ * the registry's handle, which is the MR of map_local), or, given nothing (symheap's own memory:
+ * the collectives' words) on a provider that needs descriptors (FI_MR_LOCAL), of what
+ * symh_tl_nic_lookup finds. SYMH_OK and *desc, or SYMH_ERR_NOT_REGISTERED for memory symheap did
+ * not map (staged under FI_MR_LOCAL; posted without a descriptor otherwise). */
+static int symh_tl_ofi_desc(const void *addr, size_t bytes, const symh_tl_local_t *local,
+                            void **desc)
 {
-    int slot = -1;
-    void *handle = NULL;
+    symh_tl_local_t found;
 
     *desc = NULL;
-    if (symh_tl_nic_lookup(addr, bytes, &slot, &handle) != SYMH_OK)
-        return SYMH_ERR_NOT_REGISTERED;
-    if (slot >= 0) {
-        if (slot >= symh_tl_ofi_state.n_slots || symh_tl_ofi_state.mr[slot] == NULL)
+    if (local == NULL) {
+        if (!symh_tl_ofi_state.mr_local || symh_tl_nic_lookup(addr, bytes, &found) != SYMH_OK)
             return SYMH_ERR_NOT_REGISTERED;
-        *desc = fi_mr_desc(symh_tl_ofi_state.mr[slot]);
-    } else if (handle != NULL) {
-        *desc = fi_mr_desc((struct fid_mr *)handle);
+        local = &found;
+    }
+    if (local->slot >= 0) {
+        if (local->slot >= symh_tl_ofi_state.n_slots || symh_tl_ofi_state.mr[local->slot] == NULL)
+            return SYMH_ERR_NOT_REGISTERED;
+        *desc = fi_mr_desc(symh_tl_ofi_state.mr[local->slot]);
+    } else if (local->handle != NULL) {
+        *desc = fi_mr_desc((struct fid_mr *)local->handle);
     } else {
         return SYMH_ERR_NOT_REGISTERED;
     }
@@ -1040,14 +1046,14 @@ static int symh_tl_ofi_staged(symh_tl_ofi_chan_t *c, int is_put, char *local, si
 }
 
 /* A put or get of `bytes` on channel `chan`; `wait`: returns when done. Registered local memory
- * (or any, where the provider needs no descriptors) is posted as it is; other memory under
- * FI_MR_LOCAL is staged. */
+ * (or any, where the provider needs no descriptors) is posted as it is, with the descriptor of
+ * what the dispatch found (`local`); other memory under FI_MR_LOCAL is staged. */
 static int symh_tl_ofi_xfer(symh_tl_chan_t *chan, int is_put, void *dest, const void *source,
-                            size_t bytes, int pe, int wait)
+                            size_t bytes, int pe, int wait, const symh_tl_local_t *local)
 {
     symh_tl_ofi_chan_t *c = symh_tl_ofi_chan(chan);
     const char *func = is_put ? "put" : "get";
-    char *local = is_put ? (char *)(uintptr_t)source : (char *)dest;
+    char *local_buf = is_put ? (char *)(uintptr_t)source : (char *)dest;
     uint64_t raddr, key;
     void *desc = NULL;
     if (bytes == 0)
@@ -1055,41 +1061,45 @@ static int symh_tl_ofi_xfer(symh_tl_chan_t *chan, int is_put, void *dest, const 
     int status = symh_tl_ofi_remote(func, is_put ? dest : source, bytes, pe, &raddr, &key);
     if (status != SYMH_OK)
         return status;
-    if (symh_tl_ofi_state.mr_local && symh_tl_ofi_desc(local, bytes, &desc) != SYMH_OK)
-        return symh_tl_ofi_staged(c, is_put, local, bytes, pe, raddr, key, wait);
+    /* The descriptor goes with the transfer whenever there is one (a provider without
+     * FI_MR_LOCAL ignores it); memory without one is staged only where the provider needs it. */
+    if (symh_tl_ofi_desc(local_buf, bytes, local, &desc) == SYMH_OK)
+        symh_tl_nic_counts.posted += local != NULL;
+    else if (symh_tl_ofi_state.mr_local)
+        return symh_tl_ofi_staged(c, is_put, local_buf, bytes, pe, raddr, key, wait);
     /* Providers that want an fi_context per operation keep it until it completes: wait then. */
     struct fi_context2 ctx;
     void *context = symh_tl_ofi_state.need_ctx ? &ctx : NULL;
     if (symh_tl_ofi_state.need_ctx)
         wait = 1;
-    status = symh_tl_ofi_post(c, is_put, local, desc, bytes, pe, raddr, key, context);
+    status = symh_tl_ofi_post(c, is_put, local_buf, desc, bytes, pe, raddr, key, context);
     if (status != SYMH_OK)
         return status;
     return wait ? symh_tl_ofi_wait_all(c, func) : SYMH_OK;
 }
 
 static int symh_tl_ofi_put(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                           int pe)
+                           int pe, const symh_tl_local_t *local)
 {
-    return symh_tl_ofi_xfer(chan, 1, dest, source, bytes, pe, 1);
+    return symh_tl_ofi_xfer(chan, 1, dest, source, bytes, pe, 1, local);
 }
 
 static int symh_tl_ofi_get(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                           int pe)
+                           int pe, const symh_tl_local_t *local)
 {
-    return symh_tl_ofi_xfer(chan, 0, dest, (void *)(uintptr_t)source, bytes, pe, 1);
+    return symh_tl_ofi_xfer(chan, 0, dest, (void *)(uintptr_t)source, bytes, pe, 1, local);
 }
 
 static int symh_tl_ofi_put_nbi(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                               int pe)
+                               int pe, const symh_tl_local_t *local)
 {
-    return symh_tl_ofi_xfer(chan, 1, dest, source, bytes, pe, 0);
+    return symh_tl_ofi_xfer(chan, 1, dest, source, bytes, pe, 0, local);
 }
 
 static int symh_tl_ofi_get_nbi(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                               int pe)
+                               int pe, const symh_tl_local_t *local)
 {
-    return symh_tl_ofi_xfer(chan, 0, dest, (void *)(uintptr_t)source, bytes, pe, 0);
+    return symh_tl_ofi_xfer(chan, 0, dest, (void *)(uintptr_t)source, bytes, pe, 0, local);
 }
 
 /* A non-fetching atomic from channel `c`'s scratch area, delivered at the target before it counts

@@ -617,14 +617,28 @@ static int symh_tl_ucx_nbi(symh_tl_ucx_chan_t *ch, ucs_status_ptr_t request, con
     return SYMH_OK;
 }
 
+/* The memory handle of the local side the dispatch found (tl.h): its key slot's mapping (the
+ * heap, a global, a symmetric region) or the registry's handle (map_local: a registered buffer or
+ * a device allocation); NULL for memory symheap does not know, or when nothing was found (the
+ * collectives' own words). */
+static ucp_mem_h symh_tl_ucx_local_memh(const symh_tl_local_t *local)
+{
+    if (local == NULL)
+        return NULL;
+    if (local->slot >= 0)
+        return local->slot < symh_ucx.n_slots ? symh_ucx.memhs[local->slot] : NULL;
+    return (ucp_mem_h)local->handle;
+}
+
 /* A put or get of `bytes` between local memory and this PE's symmetric address on `pe`:
- * blocking (waited for here) or nbi (counted, completes on its own, quiet waits). The local side
- * may be any host memory, registered or not: UCP takes a buffer without a memory handle and
- * chooses per size and wire (docs/transports.md "Any local memory"): a copy into its own
+ * blocking (waited for here) or nbi (counted, completes on its own, quiet waits). A local side
+ * symheap mapped goes with its memory handle (UCP_OP_ATTR_FIELD_MEMH: UCP skips its own
+ * registration look-up for the zero-copy protocols). Any other host memory goes without one and
+ * UCP chooses per size and wire (docs/transports.md "Any local memory"): a copy into its own
  * registered buffers (short and bcopy protocols), or for zero-copy a registration from its cache,
  * whose entries UCX's memory hooks (ucm: munmap, brk, madvise) drop when the memory goes. */
 static int symh_tl_ucx_rma(symh_tl_chan_t *chan, int is_put, int nbi, void *dest,
-                           const void *source, size_t bytes, int pe)
+                           const void *source, size_t bytes, int pe, const symh_tl_local_t *local)
 {
     if (bytes == 0)
         return SYMH_OK;
@@ -635,11 +649,16 @@ static int symh_tl_ucx_rma(symh_tl_chan_t *chan, int is_put, int nbi, void *dest
     int rc = symh_tl_ucx_remote(ch, is_put ? dest : source, bytes, pe, &ep, &remote, &rkey);
     if (rc != SYMH_OK)
         return rc;
+    ucp_mem_h memh = symh_tl_ucx_local_memh(local);
     ucp_request_param_t param = {
-        .op_attr_mask = nbi ? UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA : 0,
+        .op_attr_mask = (nbi ? UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA : 0) |
+                        (memh != NULL ? UCP_OP_ATTR_FIELD_MEMH : 0),
         .cb.send = nbi ? symh_tl_ucx_nbi_done : NULL,
         .user_data = ch,
+        .memh = memh,
     };
+    if (memh != NULL)
+        ++symh_tl_nic_counts.posted;
     const char *call = is_put ? "ucp_put_nbx" : "ucp_get_nbx";
     ucs_status_ptr_t request = is_put ? ucp_put_nbx(ep, source, bytes, remote, rkey, &param)
                                       : ucp_get_nbx(ep, dest, bytes, remote, rkey, &param);
@@ -647,27 +666,27 @@ static int symh_tl_ucx_rma(symh_tl_chan_t *chan, int is_put, int nbi, void *dest
 }
 
 static int symh_tl_ucx_put(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                           int pe)
+                           int pe, const symh_tl_local_t *local)
 {
-    return symh_tl_ucx_rma(chan, 1, 0, dest, source, bytes, pe);
+    return symh_tl_ucx_rma(chan, 1, 0, dest, source, bytes, pe, local);
 }
 
 static int symh_tl_ucx_get(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                           int pe)
+                           int pe, const symh_tl_local_t *local)
 {
-    return symh_tl_ucx_rma(chan, 0, 0, dest, source, bytes, pe);
+    return symh_tl_ucx_rma(chan, 0, 0, dest, source, bytes, pe, local);
 }
 
 static int symh_tl_ucx_put_nbi(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                               int pe)
+                               int pe, const symh_tl_local_t *local)
 {
-    return symh_tl_ucx_rma(chan, 1, 1, dest, source, bytes, pe);
+    return symh_tl_ucx_rma(chan, 1, 1, dest, source, bytes, pe, local);
 }
 
 static int symh_tl_ucx_get_nbi(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                               int pe)
+                               int pe, const symh_tl_local_t *local)
 {
-    return symh_tl_ucx_rma(chan, 0, 1, dest, source, bytes, pe);
+    return symh_tl_ucx_rma(chan, 0, 1, dest, source, bytes, pe, local);
 }
 
 /* One fetching atomic through UCP: *reply (in: the CSWAP swap value) gets the old value. */
