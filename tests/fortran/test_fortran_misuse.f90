@@ -6,7 +6,7 @@
 program test_fortran_misuse
   use symheap_dev
   implicit none
-  character(len=16) :: policy_arg, name
+  character(len=32) :: policy_arg, name
   real(R8P), pointer :: a(:) => null(), alias(:) => null(), s(:) => null()
   real(R8P) :: h(8)
   integer(I4P) :: ierr, policy, allocs
