@@ -181,3 +181,32 @@ install(CODE "
       GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
   endif()
 ")
+
+# ---- Fortran (docs/fortran.md): symheap_dev.mod, libsymheap_fortran, symheap::fortran, -------
+# symheap-fortran.pc and symhfort; the CMake targets in their own export file, which
+# symheapConfig.cmake includes when it was installed.
+if(SYMH_FORTRAN)
+  install(DIRECTORY ${SYMH_FORTRAN_MODDIR}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symheap/fortran
+    FILES_MATCHING PATTERN "*.mod")
+  # libsymheap_fortran finds libsymheap beside it (a program's RUNPATH does not reach it).
+  set_target_properties(symheap_fortran PROPERTIES INSTALL_RPATH "$ORIGIN"
+    INSTALL_RPATH_USE_LINK_PATH ON)
+  install(TARGETS symheap_fortran symheap_fortran_static EXPORT symheapFortranTargets
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(EXPORT symheapFortranTargets NAMESPACE symheap:: DESTINATION ${SYMH_INSTALL_CMAKEDIR})
+  configure_file(cmake/symheap-fortran.pc.in ${PROJECT_BINARY_DIR}/symheap-fortran.pc.in @ONLY)
+  install(CODE "
+    set(SYMH_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+    configure_file(\"${PROJECT_BINARY_DIR}/symheap-fortran.pc.in\"
+      \"${PROJECT_BINARY_DIR}/symheap-fortran.pc\" @ONLY)
+  ")
+  install(FILES ${PROJECT_BINARY_DIR}/symheap-fortran.pc
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+  set(SYMHFORT_PREFIX_FROM_BIN "${SYMHCC_PREFIX_FROM_BIN}")
+  set(SYMHFORT_LIBDIR "${SYMH_PC_LIBDIR}")
+  set(SYMHFORT_INCLUDEDIR "${SYMH_PC_INCLUDEDIR}")
+  configure_file(tools/symhfort.in ${PROJECT_BINARY_DIR}/symhfort @ONLY)
+  install(PROGRAMS ${PROJECT_BINARY_DIR}/symhfort DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()

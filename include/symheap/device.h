@@ -22,11 +22,13 @@ typedef enum {
 #define SYMH_DEVICE_CURRENT (-1)
 #define SYMH_DEVICE_ANY     (-2)
 
-/* Number of devices of this PE, or -1 (and SYMH_ERR_NOT_INITIALIZED) outside init/finalize. */
+/* Number of devices of this PE. No symh_init needed: the first device, resource, registry or
+ * device allocator call of a program brings the devices up locally (no MPI) and symh_init adopts
+ * them (docs/devices.md); -1 (and the status) when that fails. */
 SYMH_API int symh_device_count(void);
 
 /* This thread's current device: 0 for every thread after each symh_init, until the thread calls
- * symh_device_set. SYMH_ERR_NOT_INITIALIZED outside init/finalize. */
+ * symh_device_set. */
 SYMH_API int symh_device_get(void);
 
 /* Makes `device` (0 .. symh_device_count() - 1) this thread's current device.
@@ -35,7 +37,7 @@ SYMH_API int symh_device_get(void);
 SYMH_API int symh_device_set(int device);
 
 /* The kind of `device` (an id, or SYMH_DEVICE_CURRENT). The enum has no error value: on failure
- * (bad id: SYMH_ERR_NO_DEVICE; outside init/finalize: SYMH_ERR_NOT_INITIALIZED) it logs,
+ * (bad id: SYMH_ERR_NO_DEVICE) it logs,
  * sets symh_last_error() and returns SYMH_DEVICE_KIND_HOST. */
 SYMH_API symh_device_kind_t symh_device_kind(int device);
 
@@ -85,10 +87,25 @@ SYMH_API int symh_dev_alloc_report(FILE *out);
  * SYMH_DEVICE_ANY: all); either output may be NULL. */
 SYMH_API int symh_dev_get_alloc_stats(int device, size_t *allocs, size_t *bytes);
 
+/* The device allocation holding an address, as the registry recorded it. */
+typedef struct {
+    void *base;     /* start of the allocation; NULL when none holds the address */
+    size_t nbytes;  /* its size in bytes */
+    int device;     /* the device it was allocated on */
+    char label[33]; /* its label (up to 32 characters), terminated */
+} symh_dev_alloc_info_t;
+
+/* Finds the device allocation holding ptr: SYMH_OK with *info when [ptr, ptr + nbytes) lies in
+ * one (nbytes 0: ptr alone); SYMH_ERR_NOT_REGISTERED when no device allocation holds ptr
+ * (info->base NULL) or the range runs past the end of the one that does (*info describes it).
+ * Logs nothing and applies no registry policy: for a layer that applies the policy itself (the
+ * Fortran module, docs/fortran.md). Works without symh_init, as the allocator does. */
+SYMH_API int symh_dev_alloc_query(const void *ptr, size_t nbytes, symh_dev_alloc_info_t *info);
+
 typedef enum { SYMH_REGISTRY_OFF, SYMH_REGISTRY_WARN, SYMH_REGISTRY_ERROR } symh_registry_policy_t;
-/* The policy for misuse of the device allocator: SYMH_REGISTRY=off|warn|error at symh_init,
- * overridden until symh_finalize by the setter. Outside init/finalize the setter returns
- * SYMH_ERR_NOT_INITIALIZED and the getter returns SYMH_REGISTRY_WARN with that last error. */
+/* The policy for misuse of the device allocator: SYMH_REGISTRY=off|warn|error, overridden by the
+ * setter until symh_finalize (or the exit of a program that never calls symh_init: the
+ * allocator needs no init, docs/dev-alloc.md). */
 SYMH_API int symh_registry_set_policy(symh_registry_policy_t policy);
 SYMH_API symh_registry_policy_t symh_registry_get_policy(void);
 

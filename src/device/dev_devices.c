@@ -3,8 +3,10 @@
  * current device. */
 #include "device/dev_devices.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <symheap/device.h>
 
@@ -30,6 +32,11 @@ static symh_device_kind_t symh_dev_devices_kind = SYMH_DEVICE_KIND_HOST;
  * a thread set before a symh_finalize (maybe past a smaller new count) reads as 0 again. */
 static atomic_int symh_dev_devices_n;
 static atomic_uint symh_dev_devices_generation;
+
+/* 1 while the devices were brought up locally (first use without symh_init, no MPI), until
+ * symh_init adopts them or the process exits. */
+static int symh_dev_devices_local;
+static pthread_mutex_t symh_dev_devices_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static _Thread_local struct {
     unsigned generation;
@@ -124,6 +131,16 @@ int symh_dev_devices_init(void)
 {
     int n, status;
 
+    if (symh_dev_devices_local && symh_dev_devices_count() > 0) {
+        /* Brought up locally before symh_init: adopted as they are (with their resources and
+         * the allocations made from them); the choice symh_init's check made is dropped. */
+        symh_dev_devices_local = 0;
+        symh_dev_devices_choice.ops = NULL;
+        atomic_fetch_add(&symh_dev_devices_generation, 1); /* every init starts on device 0 */
+        symh_debug("devices: symh_init adopts the %d device(s) brought up locally",
+                   symh_dev_devices_count());
+        return SYMH_OK;
+    }
     if (symh_dev_devices_choice.ops == NULL) {
         char msg[256];
 
@@ -164,12 +181,55 @@ err_choice:
 
 void symh_dev_devices_fini(void)
 {
+    symh_dev_devices_local = 0;
     atomic_store(&symh_dev_devices_n, 0);
     symh_dev_mr_table_fini();
     symh_dev_devices_stop(symh_dev_devices_kind);
     symh_dev = &symh_dev_host_ops;
     symh_dev_devices_kind = SYMH_DEVICE_KIND_HOST;
     symh_dev_devices_choice.ops = NULL;
+}
+
+static void (*symh_dev_devices_exit_hook)(void);
+
+/* At exit: what is still local goes down (the registry's hook first: its allocations). */
+static void symh_dev_devices_local_exit(void)
+{
+    pthread_mutex_lock(&symh_dev_devices_lock);
+    if (symh_dev_devices_local) {
+        if (symh_dev_devices_exit_hook != NULL)
+            symh_dev_devices_exit_hook();
+        symh_dev_devices_fini();
+    }
+    pthread_mutex_unlock(&symh_dev_devices_lock);
+}
+
+int symh_dev_devices_local_up(void (*exit_hook)(void), int (*up_hook)(void))
+{
+    static int registered;
+    int status = SYMH_OK;
+
+    pthread_mutex_lock(&symh_dev_devices_lock);
+    if (atomic_load(&symh_dev_devices_n) == 0) {
+        status = symh_dev_devices_init();
+        if (status == SYMH_OK) {
+            symh_dev_devices_local = 1;
+            symh_debug("devices: brought up locally (no symh_init)");
+        }
+    }
+    if (status == SYMH_OK && exit_hook != NULL)
+        symh_dev_devices_exit_hook = exit_hook;
+    if (status == SYMH_OK && up_hook != NULL)
+        status = up_hook();
+    if (!registered && atexit(symh_dev_devices_local_exit) == 0)
+        registered = 1;
+    pthread_mutex_unlock(&symh_dev_devices_lock);
+    return status;
+}
+
+int symh_dev_devices_local_mode(void)
+{
+    return symh_dev_devices_local;
 }
 
 int symh_dev_devices_count(void)
@@ -209,16 +269,14 @@ int symh_dev_devices_resolve(const char *func, int device, unsigned accept, int 
 
 int symh_device_count(void)
 {
-    int n = symh_dev_devices_count();
-
-    SYMH_CHECK_INIT(n > 0, -1);
+    SYMH_DEV_DEVICES_ENSURE(-1);
     symh_status_set(SYMH_OK);
-    return n;
+    return symh_dev_devices_count();
 }
 
 int symh_device_get(void)
 {
-    SYMH_CHECK_INIT(symh_dev_devices_count() > 0, SYMH_ERR_NOT_INITIALIZED);
+    SYMH_DEV_DEVICES_ENSURE(SYMH_ERR_NOT_INITIALIZED);
     symh_status_set(SYMH_OK);
     return symh_dev_devices_current();
 }
@@ -227,7 +285,7 @@ int symh_device_set(int device)
 {
     int status;
 
-    SYMH_CHECK_INIT(symh_dev_devices_count() > 0, SYMH_ERR_NOT_INITIALIZED);
+    SYMH_DEV_DEVICES_ENSURE(SYMH_ERR_NOT_INITIALIZED);
     status = symh_dev_devices_resolve(__func__, device, 0, &device);
     if (status != SYMH_OK)
         return symh_status_set(status);
@@ -240,7 +298,7 @@ symh_device_kind_t symh_device_kind(int device)
 {
     int status;
 
-    SYMH_CHECK_INIT(symh_dev_devices_count() > 0, SYMH_DEVICE_KIND_HOST);
+    SYMH_DEV_DEVICES_ENSURE(SYMH_DEVICE_KIND_HOST);
     status = symh_dev_devices_resolve(__func__, device, SYMH_DEV_DEVICES_CURRENT_OK, &device);
     symh_status_set(status);
     if (status != SYMH_OK)

@@ -18,7 +18,29 @@ int symh_dev_devices_check_config(char *msg, size_t msg_len);
 int symh_dev_devices_init(void);
 void symh_dev_devices_fini(void);
 
-/* The device count, 0 outside init/finalize. */
+/* Brings the devices up locally (first use without symh_init: no MPI) unless they are up, under
+ * one mutex; a later symh_init adopts them (symh_dev_devices_init) and they are taken down at exit
+ * while still local. Under the same mutex: records exit_hook (run at exit before the devices go
+ * down, while they are still local) and runs up_hook (the layer above's own bring-up), either
+ * may be NULL. SYMH_OK or the failed step's status (logged). */
+int symh_dev_devices_local_up(void (*exit_hook)(void), int (*up_hook)(void));
+/* 1 while the devices are up locally and not adopted by symh_init. */
+int symh_dev_devices_local_mode(void);
+
+/* The public device calls' entry: brings the devices up locally on first use (no symh_init
+ * needed); on failure records the status and returns retval. */
+#define SYMH_DEV_DEVICES_ENSURE(retval)                                      \
+    do {                                                                     \
+        if (symh_dev_devices_count() == 0) {                                 \
+            int symh_ensure_status_ = symh_dev_devices_local_up(NULL, NULL); \
+            if (symh_ensure_status_ != SYMH_OK) {                            \
+                symh_status_set(symh_ensure_status_);                        \
+                return retval;                                               \
+            }                                                                \
+        }                                                                    \
+    } while (0)
+
+/* The device count, 0 while the devices are down. */
 int symh_dev_devices_count(void);
 
 /* This thread's current device (0 until it sets one); only meaningful while initialized. */

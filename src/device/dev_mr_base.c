@@ -262,7 +262,7 @@ symh_mr_t *symh_mr_device_create(int device)
     symh_mr_t *mr;
     int status;
 
-    SYMH_CHECK_INIT(symh_dev_devices_count() > 0, NULL);
+    SYMH_DEV_DEVICES_ENSURE(NULL);
     status = symh_dev_devices_resolve(__func__, device, SYMH_DEV_DEVICES_CURRENT_OK, &device);
     if (status != SYMH_OK) {
         symh_status_set(status);

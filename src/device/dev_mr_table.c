@@ -81,14 +81,11 @@ symh_mr_t *symh_dev_mr_table_slot(int device)
  * after logging one line and recording the last error. */
 static int symh_dev_mr_table_slot_of(const char *func, int device, unsigned accept)
 {
-    int status;
+    /* No symh_init needed: the devices come up locally on first use. */
+    int status = symh_dev_devices_count() > 0 ? SYMH_OK : symh_dev_devices_local_up(NULL, NULL);
 
-    if (symh_dev_devices_count() == 0) {
-        SYMH_LOG_NOT_INITIALIZED(func);
-        status = SYMH_ERR_NOT_INITIALIZED;
-    } else {
+    if (status == SYMH_OK)
         status = symh_dev_devices_resolve(func, device, accept, &device);
-    }
     symh_status_set(status);
     return status == SYMH_OK ? device : -1;
 }

@@ -7,6 +7,8 @@
 #include <symheap/registration.h>
 
 #include "core/core_status.h"
+#include "device/dev_devices.h"
+#include "registration/reg_dev_alloc.h"
 #include "registration/reg_registry.h"
 
 symh_reg_map_t *symh_reg_registry;
@@ -58,11 +60,29 @@ static const char *const symh_reg_kind_names[] = {
 
 int symh_reg_init(void)
 {
-    int status = symh_reg_map_create(&symh_reg_registry);
+    symh_reg_map_t *map;
+    int status;
 
+    if (symh_reg_registry != NULL) /* brought up locally before symh_init: adopted */
+        return SYMH_OK;
+    status = symh_reg_map_create(&map);
     if (status != SYMH_OK)
-        symh_error("symh_init: cannot create the allocation registry");
+        symh_error("cannot create the allocation registry");
+    else
+        __atomic_store_n(&symh_reg_registry, map, __ATOMIC_RELEASE);
     return status;
+}
+
+/* At the exit of a program that never called symh_init (the devices' lock held). */
+static void symh_reg_local_exit(void)
+{
+    symh_dev_alloc_fini("at exit");
+    symh_reg_fini();
+}
+
+int symh_reg_ensure(void)
+{
+    return symh_dev_devices_local_up(symh_reg_local_exit, symh_reg_init);
 }
 
 /* Every entry goes, and with it its NIC mapping (the transport stops after the registry). */
@@ -87,7 +107,7 @@ int symh_buffer_register(void *addr, size_t length)
     symh_reg_entry_t entry = { 0 }, conflict;
     int status;
 
-    SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
+    SYMH_REG_ENSURE(SYMH_ERR_NOT_INITIALIZED);
     if (addr == NULL || length == 0 || (uintptr_t)addr > UINTPTR_MAX - length) {
         symh_error("symh_buffer_register: %s", addr == NULL  ? "addr is NULL"
                                                : length == 0 ? "length is 0"
@@ -117,7 +137,7 @@ int symh_buffer_unregister(void *addr)
 {
     symh_reg_entry_t entry;
 
-    SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
+    SYMH_REG_ENSURE(SYMH_ERR_NOT_INITIALIZED);
     if (addr == NULL) {
         symh_error("symh_buffer_unregister: addr is NULL");
         return symh_status_set(SYMH_ERR_INVALID_ARG);
@@ -149,7 +169,7 @@ static int symh_reg_keep_non_user(const symh_reg_entry_t *entry, void *arg)
 
 void symh_buffer_unregister_all(void)
 {
-    SYMH_CHECK_INIT(symh_reg_registry != NULL, );
+    SYMH_REG_ENSURE();
     symh_reg_map_remove_if(symh_reg_registry, symh_reg_keep_non_user, NULL);
     symh_status_set(SYMH_OK);
 }

@@ -65,10 +65,8 @@ int symh_dev_alloc_check_copy(const char *func, const void *ptr, size_t nbytes)
     uintptr_t addr = (uintptr_t)ptr;
     symh_reg_entry_t entry;
 
-    if (symh_reg_registry == NULL) {
-        SYMH_LOG_NOT_INITIALIZED(func);
+    if (symh_reg_registry == NULL && symh_reg_ensure() != SYMH_OK)
         return SYMH_ERR_NOT_INITIALIZED;
-    }
     if (nbytes == 0 || symh_dev_alloc_policy() == SYMH_REGISTRY_OFF)
         return SYMH_OK;
     if (addr > UINTPTR_MAX - nbytes)
@@ -336,7 +334,7 @@ int symh_dev_alloc(void **ptr, size_t nbytes, const symh_dev_alloc_opts_t *opts)
 {
     int device, status;
 
-    SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
+    SYMH_REG_ENSURE(SYMH_ERR_NOT_INITIALIZED);
     status = symh_dev_alloc_check_args(__func__, ptr, nbytes, opts, &device);
     if (status == SYMH_OK)
         status = symh_dev_alloc_do(__func__, ptr, nbytes, opts, device);
@@ -347,7 +345,7 @@ int symh_dev_alloc_replace(void **ptr, size_t nbytes, const symh_dev_alloc_opts_
 {
     int device, status;
 
-    SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
+    SYMH_REG_ENSURE(SYMH_ERR_NOT_INITIALIZED);
     status = symh_dev_alloc_check_args(__func__, ptr, nbytes, opts, &device);
     if (status == SYMH_OK && *ptr != NULL)
         status = symh_dev_alloc_free_do(__func__, ptr, SYMH_DEVICE_ANY, 0);
@@ -360,7 +358,7 @@ int symh_dev_free(void **ptr, int device)
 {
     int status = SYMH_OK;
 
-    SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
+    SYMH_REG_ENSURE(SYMH_ERR_NOT_INITIALIZED);
     if (ptr == NULL) {
         symh_error("%s: ptr is NULL", __func__);
         return symh_status_set(SYMH_ERR_INVALID_ARG);
@@ -394,13 +392,13 @@ static int symh_dev_alloc_copy(const char *func, void *dst, const void *src, siz
 
 int symh_dev_memcpy_to_device(void *dst, const void *src, size_t nbytes)
 {
-    SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
+    SYMH_REG_ENSURE(SYMH_ERR_NOT_INITIALIZED);
     return symh_status_set(symh_dev_alloc_copy(__func__, dst, src, nbytes, dst));
 }
 
 int symh_dev_memcpy_from_device(void *dst, const void *src, size_t nbytes)
 {
-    SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
+    SYMH_REG_ENSURE(SYMH_ERR_NOT_INITIALIZED);
     return symh_status_set(symh_dev_alloc_copy(__func__, dst, src, nbytes, src));
 }
 
@@ -408,7 +406,7 @@ int symh_dev_assign_to_device(void **dst, const void *src, size_t nbytes)
 {
     int device, status;
 
-    SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
+    SYMH_REG_ENSURE(SYMH_ERR_NOT_INITIALIZED);
     if (src == NULL) {
         symh_error("%s: src is NULL", __func__);
         return symh_status_set(SYMH_ERR_INVALID_ARG);
@@ -470,7 +468,7 @@ int symh_dev_alloc_report(FILE *out)
     size_t i, bytes = 0;
     int status = SYMH_OK;
 
-    SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
+    SYMH_REG_ENSURE(SYMH_ERR_NOT_INITIALIZED);
     if (out == NULL) {
         symh_error("%s: out is NULL", __func__);
         return symh_status_set(SYMH_ERR_INVALID_ARG);
@@ -506,7 +504,7 @@ int symh_dev_get_alloc_stats(int device, size_t *allocs, size_t *bytes)
     size_t a = 0, b = 0;
     int i, dev, status;
 
-    SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
+    SYMH_REG_ENSURE(SYMH_ERR_NOT_INITIALIZED);
     status = symh_dev_devices_resolve(__func__, device,
                                       SYMH_DEV_DEVICES_CURRENT_OK | SYMH_DEV_DEVICES_ANY_OK, &dev);
     if (status != SYMH_OK)
@@ -527,9 +525,33 @@ int symh_dev_get_alloc_stats(int device, size_t *allocs, size_t *bytes)
     return symh_status_set(SYMH_OK);
 }
 
+int symh_dev_alloc_query(const void *ptr, size_t nbytes, symh_dev_alloc_info_t *info)
+{
+    uintptr_t addr = (uintptr_t)ptr;
+    symh_reg_entry_t entry;
+
+    SYMH_REG_ENSURE(SYMH_ERR_NOT_INITIALIZED);
+    if (info == NULL) {
+        symh_error("%s: info is NULL", __func__);
+        return symh_status_set(SYMH_ERR_INVALID_ARG);
+    }
+    memset(info, 0, sizeof(*info));
+    if (symh_reg_map_lookup(symh_reg_registry, addr, &entry) != SYMH_OK ||
+        entry.kind != SYMH_REG_KIND_DEVICE)
+        return symh_status_set(SYMH_ERR_NOT_REGISTERED);
+    info->base = (void *)entry.base;
+    info->nbytes = entry.length;
+    info->device = entry.device;
+    _Static_assert(sizeof(info->label) == sizeof(entry.label), "label sizes");
+    memcpy(info->label, entry.label, sizeof(info->label));
+    if (addr > UINTPTR_MAX - nbytes || addr + nbytes > entry.base + entry.length)
+        return symh_status_set(SYMH_ERR_NOT_REGISTERED);
+    return symh_status_set(SYMH_OK);
+}
+
 int symh_registry_set_policy(symh_registry_policy_t policy)
 {
-    SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
+    SYMH_REG_ENSURE(SYMH_ERR_NOT_INITIALIZED);
     if (policy != SYMH_REGISTRY_OFF && policy != SYMH_REGISTRY_WARN &&
         policy != SYMH_REGISTRY_ERROR) {
         symh_error("%s: policy %d is not SYMH_REGISTRY_OFF, _WARN or _ERROR", __func__,
@@ -542,12 +564,12 @@ int symh_registry_set_policy(symh_registry_policy_t policy)
 
 symh_registry_policy_t symh_registry_get_policy(void)
 {
-    SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_REGISTRY_WARN);
+    SYMH_REG_ENSURE(SYMH_REGISTRY_WARN);
     symh_status_set(SYMH_OK);
     return symh_dev_alloc_policy();
 }
 
-void symh_dev_alloc_fini(void)
+void symh_dev_alloc_fini(const char *who)
 {
     symh_dev_alloc_list_t list = { 0 };
     size_t i, freed = 0, kept = 0, bytes = 0;
@@ -572,9 +594,9 @@ void symh_dev_alloc_fini(void)
             ++kept;
     }
     if (list.count > 0 || list.failed)
-        symh_warn("symh_finalize: %zu device allocation%s (%zu bytes) still live: %zu freed, %zu "
+        symh_warn("%s: %zu device allocation%s (%zu bytes) still live: %zu freed, %zu "
                   "left allocated (their resource is no longer set for a device)%s",
-                  list.count, list.count == 1 ? "" : "s", bytes, freed, kept,
+                  who, list.count, list.count == 1 ? "" : "s", bytes, freed, kept,
                   list.failed ? "; more could not be listed" : "");
     free(list.entries);
     for (i = 0; i < SYMH_DEV_DEVICES_MAX; ++i) {

@@ -19,9 +19,10 @@ symh_registry_policy_t symh_dev_alloc_policy(void);
  * public call does). */
 int symh_dev_alloc_check_copy(const char *func, const void *ptr, size_t nbytes);
 
-/* symh_finalize's hook, before the registry goes: frees every live device allocation through
- * its owning resource (one warning with their count and bytes when there were any), resets the
- * statistics and forgets a policy set by symh_registry_set_policy. */
-void symh_dev_alloc_fini(void);
+/* symh_finalize's hook (and the exit of a program that never called symh_init), before the
+ * registry goes: frees every live device allocation through its owning resource (one warning
+ * naming `who` with their count and bytes when there were any), resets the statistics and
+ * forgets a policy set by symh_registry_set_policy. */
+void symh_dev_alloc_fini(const char *who);
 
 #endif /* SYMH_REG_DEV_ALLOC_H */

@@ -194,7 +194,7 @@ int symh_dev_memcpy_transposed(int to_device, int rank, size_t elem_size, const 
     symh_reg_transpose_t plan;
     int di = 0, dj = 1, status;
 
-    SYMH_CHECK_INIT(symh_reg_registry != NULL, SYMH_ERR_NOT_INITIALIZED);
+    SYMH_REG_ENSURE(SYMH_ERR_NOT_INITIALIZED);
     status = symh_reg_transpose_check(rank, elem_size, lbounds, ubounds, ij, dst, src, host_buf,
                                       ext, &di, &dj, &nbytes);
     if (status != SYMH_OK)

@@ -23,8 +23,25 @@ int symh_reg_nic_map(const char *func, symh_reg_entry_t *entry);
 /* Unmaps what symh_reg_nic_map made for `entry` (nothing when it made nothing). */
 void symh_reg_nic_unmap(const symh_reg_entry_t *entry);
 
-/* Creates the registry; the caller then records the memory it already has (the heap). */
+/* Creates the registry (nothing to do when it was brought up locally before: symh_init adopts
+ * it); the caller then records the memory it already has (the heap). */
 int symh_reg_init(void);
+/* Brings the devices and the registry up locally (no symh_init, no MPI) unless they are up;
+ * released at exit unless symh_init adopted them. SYMH_OK or the failed step's status. */
+int symh_reg_ensure(void);
+
+/* The public registry calls' entry: the registry comes up locally on first use; on failure the
+ * status is recorded and the call returns retval. */
+#define SYMH_REG_ENSURE(retval)                                              \
+    do {                                                                     \
+        if (__atomic_load_n(&symh_reg_registry, __ATOMIC_ACQUIRE) == NULL) { \
+            int symh_ensure_status_ = symh_reg_ensure();                     \
+            if (symh_ensure_status_ != SYMH_OK) {                            \
+                symh_status_set(symh_ensure_status_);                        \
+                return retval;                                               \
+            }                                                                \
+        }                                                                    \
+    } while (0)
 void symh_reg_fini(void);
 
 #endif /* SYMH_REG_REGISTRY_H */

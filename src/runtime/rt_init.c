@@ -84,7 +84,8 @@ static int symh_rt_ipc_init(void)
     return symh_tl_ipc_init(&tl);
 }
 
-/* The registry starts with the memory the runtime already has: the heap. */
+/* The registry starts with the memory the runtime already has: the heap (a registry brought up
+ * locally before symh_init is adopted with what it holds). */
 static int symh_rt_reg_init(void)
 {
     symh_reg_entry_t heap = { .base = (uintptr_t)symh_heap_window.heap,
@@ -344,8 +345,8 @@ void symh_finalize(void)
     symh_tl_rma_fini();
     symh_tl_data_fini(); /* the globals stay where they are, for the process */
     symh_tl_ipc_fini();
-    symh_vmm_fini();       /* what the application left mapped, reserved or created */
-    symh_dev_alloc_fini(); /* live device allocations: freed, one warning */
+    symh_vmm_fini(); /* what the application left mapped, reserved or created */
+    symh_dev_alloc_fini("symh_finalize"); /* live device allocations: freed, one warning */
     symh_reg_fini();
     symh_tl_nic_fini(); /* after the registry's last unmaps, before the heap's memory goes */
     symh_heap_fini();

@@ -76,28 +76,43 @@ class DevAllocBeforeInit : public SymhTest
 {
 };
 
-TEST_F(DevAllocBeforeInit, EveryCallIsNotInitialized)
+// The allocator needs no symh_init (docs/dev-alloc.md "Without symh_init"): every call works on
+// the devices and registry brought up locally, and a later symh_init adopts them.
+TEST_F(DevAllocBeforeInit, EveryCallWorksAndInitAdoptsTheAllocations)
 {
     ASSERT_EQ(0, symh_initialized());
-    void *p = sentinel();
-    char host[8];
-    size_t a = 7;
+    void *p = nullptr, *q = nullptr;
+    char host[8] = "abcdefg", back[8] = { 0 };
+    size_t a = 7, b = 7;
+    symh_dev_alloc_info_t info;
     std::string log = symh_captured_log([&] {
-        EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_dev_alloc(&p, 8, nullptr));
-        EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_dev_alloc_replace(&p, 8, nullptr));
-        EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_dev_free(&p, SYMH_DEVICE_ANY));
-        EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_dev_memcpy_to_device(host, host, 8));
-        EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_dev_memcpy_from_device(host, host, 8));
-        EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_dev_assign_to_device(&p, host, 8));
-        EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_dev_alloc_report(stdout));
-        EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_dev_get_alloc_stats(SYMH_DEVICE_ANY, &a, &a));
-        EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_registry_set_policy(SYMH_REGISTRY_OFF));
-        EXPECT_EQ(SYMH_REGISTRY_WARN, symh_registry_get_policy());
-        EXPECT_EQ(SYMH_ERR_NOT_INITIALIZED, symh_last_error());
+        EXPECT_EQ(SYMH_OK, symh_dev_alloc(&p, 8, nullptr));
+        EXPECT_EQ(SYMH_OK, symh_dev_alloc_replace(&p, 8, nullptr));
+        EXPECT_EQ(SYMH_OK, symh_dev_memcpy_to_device(p, host, 8));
+        EXPECT_EQ(SYMH_OK, symh_dev_memcpy_from_device(back, p, 8));
+        EXPECT_EQ(SYMH_OK, symh_dev_assign_to_device(&q, host, 8));
+        EXPECT_EQ(SYMH_OK, symh_dev_alloc_query((char *)q + 2, 6, &info));
+        EXPECT_EQ(SYMH_ERR_NOT_REGISTERED, symh_dev_alloc_query((char *)q + 2, 7, &info));
+        EXPECT_EQ(SYMH_OK, symh_dev_get_alloc_stats(SYMH_DEVICE_ANY, &a, &b));
+        EXPECT_EQ(SYMH_OK, symh_registry_set_policy(SYMH_REGISTRY_ERROR));
+        EXPECT_EQ(SYMH_REGISTRY_ERROR, symh_registry_get_policy());
+        EXPECT_EQ(SYMH_OK, symh_registry_set_policy(SYMH_REGISTRY_WARN));
     });
-    EXPECT_EQ(10u, log_lines(log)) << log;
-    EXPECT_EQ(sentinel(), p);
-    EXPECT_EQ(7u, a);
+    EXPECT_EQ("", log);
+    EXPECT_STREQ(host, back);
+    EXPECT_EQ(q, info.base);
+    EXPECT_EQ(8u, info.nbytes);
+    EXPECT_EQ(2u, a);
+    EXPECT_EQ(16u, b);
+    ASSERT_EQ(SYMH_OK, symh_init());
+    a = b = 0;
+    EXPECT_EQ(SYMH_OK, symh_dev_get_alloc_stats(SYMH_DEVICE_ANY, &a, &b));
+    EXPECT_EQ(2u, a) << "symh_init adopts the allocations made before it";
+    EXPECT_EQ(SYMH_OK, symh_dev_memcpy_from_device(back, q, 8));
+    EXPECT_STREQ(host, back);
+    EXPECT_EQ(SYMH_OK, symh_dev_free(&p, SYMH_DEVICE_ANY));
+    EXPECT_EQ(SYMH_OK, symh_dev_free(&q, SYMH_DEVICE_ANY));
+    symh_finalize();
 }
 
 class DevAlloc : public SymhSuiteInitTest
