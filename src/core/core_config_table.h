@@ -22,6 +22,9 @@
     X(TRANSPORT, ENUM, "auto", "auto|ipc|ucx|ofi",                                                 \
       "transport for RMA: auto = IPC on the node, a NIC transport (UCX, then libfabric) "          \
       "beyond it")                                                                                 \
+    X(NIC, ENUM, "auto", "auto|ucx|ofi",                                                           \
+      "NIC transport between nodes under SYMH_TRANSPORT=auto (IPC stays on the node): auto = "     \
+      "UCX, then libfabric; ucx or ofi picks one")                                                 \
     X(OFI_PROVIDER, STRING, "tcp;ofi_rxm", NULL,                                                   \
       "libfabric provider of the ofi transport (as fi_info -p names it, e.g. tcp;ofi_rxm, "        \
       "sockets)")                                                                                  \

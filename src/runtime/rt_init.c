@@ -348,7 +348,8 @@ void symh_finalize(void)
     symh_vmm_fini(); /* what the application left mapped, reserved or created */
     symh_dev_alloc_fini("symh_finalize"); /* live device allocations: freed, one warning */
     symh_reg_fini();
-    symh_tl_nic_fini(); /* after the registry's last unmaps, before the heap's memory goes */
+    symh_tl_nic_close(); /* collective: every PE's connections closed before any worker goes */
+    symh_tl_nic_fini();  /* after the registry's last unmaps, before the heap's memory goes */
     symh_heap_fini();
     symh_coll_fini();
     symh_tl_route_fini();

@@ -16,6 +16,7 @@
 #include "transport/tl_ipc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
@@ -32,6 +33,7 @@
 #include <symheap/status.h>
 
 #include "bootstrap/boot.h"
+#include "core/core_config.h"
 #include "core/core_log.h"
 #include "transport/tl_data.h"
 #include "transport/tl_route.h"
@@ -88,6 +90,9 @@ typedef struct {
     size_t data_reservation_size;
 } symh_tl_ipc_peer_t;
 
+/* symh_tl_ipc_fetch: the peer's socket does not exist here (not a status of the API). */
+#define SYMH_TL_IPC_UNREACHABLE (-1000)
+
 static struct {
     symh_tl_ipc_peer_t *peers; /* n_pes entries; only IPC peers are filled */
     char **bases;              /* n_pes entries: see symh_tl_ipc_peer_base */
@@ -108,6 +113,7 @@ static char symh_tl_ipc_bound_name[SYMH_TL_IPC_NAME_MAX];
  * hello and our fds. */
 typedef struct {
     int listen_fd;
+    int cancel_fd; /* readable: stop waiting (a node-local peer cannot reach us, or we it) */
     int expected;
     const int *fds;
     const symh_tl_ipc_hello_t *hello;
@@ -198,22 +204,25 @@ static int symh_tl_ipc_admit(const symh_tl_ipc_server_t *server, int conn, const
     const char *why = NULL;
     int pe = -1;
 
+    /* The process must be a node-local PE of this job; which one, its request says (process
+     * ids are unique on a host, but the table holds every host's: PID namespaces repeat them). */
     if (symh_tl_ipc_peer_cred(conn, &cred) != SYMH_OK)
         why = "its credentials are unknown";
     else if (cred.uid != geteuid())
         why = "another user";
-    else if ((pe = symh_tl_ipc_pe_of_pid(cred.pid)) < 0)
+    else if (symh_tl_ipc_pe_of_pid(cred.pid) < 0)
         why = "not a node-local PE of this job";
-    else if (served[pe])
-        why = "that PE was served already";
     if (why == NULL) {
         symh_tl_ipc_set_timeouts(conn, SYMH_TL_IPC_REQUEST_TIMEOUT_MS);
         if (recv(conn, &req, sizeof(req), MSG_WAITALL) != (ssize_t)sizeof(req))
             why = "no request";
         else if (!symh_tl_ipc_secret_matches(req.secret))
             why = "wrong secret";
-        else if (req.pe != pe)
+        else if (req.pe < 0 || req.pe >= symh_tl_ipc.n_pes || !symh_tl_ipc_is_peer(req.pe) ||
+                 symh_tl_ipc.pids[req.pe] != cred.pid)
             why = "it claims to be another PE";
+        else if (served[pe = req.pe])
+            why = "that PE was served already";
         else if (req.tag != server->hello->tag)
             why = "it asks for another exchange";
     }
@@ -237,16 +246,21 @@ static void *symh_tl_ipc_serve(void *arg)
 
     memset(served, 0, (size_t)symh_tl_ipc.n_pes);
     while (n_served < server->expected) {
-        struct pollfd pfd = { .fd = server->listen_fd, .events = POLLIN };
+        struct pollfd pfd[2] = { { .fd = server->listen_fd, .events = POLLIN },
+                                 { .fd = server->cancel_fd, .events = POLLIN } };
         struct iovec iov = { .iov_base = (void *)server->hello, .iov_len = sizeof(*server->hello) };
         struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
         int64_t left = deadline - symh_tl_ipc_now_ms();
         struct cmsghdr *cmsg;
         int conn, ret, pe;
 
-        ret = left > 0 ? poll(&pfd, 1, (int)left) : 0;
+        ret = left > 0 ? poll(pfd, 2, (int)left) : 0;
         if (ret < 0 && errno == EINTR)
             continue;
+        if (ret > 0 && pfd[1].revents != 0) { /* the exchange failed everywhere: said so */
+            server->status = SYMH_ERR_TRANSPORT;
+            break;
+        }
         if (ret <= 0) {
             symh_error("IPC setup: %d of %d node-local peers did not connect within %d s",
                        server->expected - n_served, server->expected,
@@ -289,7 +303,9 @@ static void *symh_tl_ipc_serve(void *arg)
 }
 
 /* Receives PE pe's hello and descriptors (fds[i] = -1 past hello->n_objects) from its socket
- * `name`, once the socket is known to be that PE's. */
+ * `name`, once the socket is known to be that PE's. A socket name that does not exist here
+ * (ECONNREFUSED: the peer listens, every PE knows it, so it listens elsewhere: another host or
+ * network namespace) is SYMH_ERR_UNREACHABLE, unlogged: the exchange says it once for the job. */
 static int symh_tl_ipc_fetch(int pe, const char *name, uint64_t tag, symh_tl_ipc_hello_t *hello,
                              int *fds)
 {
@@ -309,7 +325,8 @@ static int symh_tl_ipc_fetch(int pe, const char *name, uint64_t tag, symh_tl_ipc
         return symh_tl_ipc_errno("socket(AF_UNIX)");
     symh_tl_ipc_set_timeouts(sock, SYMH_TL_IPC_TIMEOUT_MS);
     if (connect(sock, (struct sockaddr *)&addr, len) != 0) {
-        status = symh_tl_ipc_errno("connect to a node-local peer");
+        status = errno == ECONNREFUSED ? SYMH_TL_IPC_UNREACHABLE
+                                       : symh_tl_ipc_errno("connect to a node-local peer");
         goto out;
     }
     if (symh_tl_ipc_peer_cred(sock, &cred) != SYMH_OK || cred.uid != geteuid() ||
@@ -396,6 +413,37 @@ static int symh_tl_ipc_listen(int backlog, int *fd, char *name)
     return SYMH_OK;
 }
 
+/* Collective (every PE, after a refused connection somewhere): says once, from the lowest PE that
+ * could not reach a peer, which PEs on which hosts were grouped into one node and why that
+ * cannot work; `code` = reporter * n_pes + peer. */
+static void symh_tl_ipc_report_unreachable(int64_t code)
+{
+    int n = symh_tl_ipc.n_pes, reporter = (int)(code / n), peer = (int)(code % n);
+    const char *hostid = symh_config_string(SYMH_CFG_HOSTID);
+    char mine[64] = "", (*hosts)[64] = calloc((size_t)n, sizeof(*hosts));
+
+    (void)gethostname(mine, sizeof(mine) - 1);
+    if (hosts == NULL || symh_boot->allgather(mine, hosts, sizeof(mine)) != SYMH_OK) {
+        free(hosts);
+        hosts = NULL;
+    }
+    if (symh_boot_info.my_pe == reporter) {
+        const char *a = hosts != NULL ? hosts[reporter] : "?",
+                   *b = hosts != NULL ? hosts[peer] : "?";
+        if (hostid[0] != '\0')
+            symh_error("symh_init: PE %d (host %s) cannot reach PE %d (host %s) through node-local "
+                       "IPC, yet SYMH_HOSTID=%s puts both on one node: give each host its own "
+                       "SYMH_HOSTID (or unset it)",
+                       reporter, a, peer, b, hostid);
+        else
+            symh_error("symh_init: PE %d (host %s) cannot reach PE %d (host %s) through node-local "
+                       "IPC, yet MPI's shared-memory split puts both on one node (another network "
+                       "namespace?): set SYMH_HOSTID to tell the hosts apart",
+                       reporter, a, peer, b);
+    }
+    free(hosts);
+}
+
 /* Collective over all PEs: hands `hello` and `fds` to every node-local IPC peer and gives
  * `take` each peer's. Every PE takes every step even after a failure, so that no peer waits for
  * it; the caller agrees on the outcome. A peer whose hello carries a failure is not taken and
@@ -403,11 +451,14 @@ static int symh_tl_ipc_listen(int backlog, int *fd, char *name)
 static int symh_tl_ipc_exchange(const symh_tl_ipc_hello_t *hello, const int *fds,
                                 symh_tl_ipc_take_fn take, void *arg)
 {
-    symh_tl_ipc_server_t server = {
-        .listen_fd = -1, .expected = symh_tl_ipc.n_peers, .fds = fds, .hello = hello
-    };
+    symh_tl_ipc_server_t server = { .listen_fd = -1,
+                                    .cancel_fd = -1,
+                                    .expected = symh_tl_ipc.n_peers,
+                                    .fds = fds,
+                                    .hello = hello };
     char mine[SYMH_TL_IPC_NAME_MAX] = "";
-    int pe, i, status = SYMH_OK, serving = 0;
+    int pe, i, status = SYMH_OK, serving = 0, cancel[2] = { -1, -1 };
+    int64_t unreachable = INT64_MAX; /* reporter * n_pes + peer: the first refused connection */
     pthread_t thread;
 
     memset(&thread, 0, sizeof(thread)); /* joined only when `serving` */
@@ -422,6 +473,11 @@ static int symh_tl_ipc_exchange(const symh_tl_ipc_hello_t *hello, const int *fds
         memset(symh_tl_ipc.names, 0, (size_t)symh_tl_ipc.n_pes * sizeof(*symh_tl_ipc.names));
         if (status == SYMH_OK)
             status = SYMH_ERR_BOOTSTRAP;
+    }
+    if (server.expected > 0 && status == SYMH_OK) {
+        if (pipe2(cancel, O_CLOEXEC) != 0)
+            status = symh_tl_ipc_errno("pipe2");
+        server.cancel_fd = cancel[0];
     }
     if (server.expected > 0 && status == SYMH_OK) {
         if (pthread_create(&thread, NULL, symh_tl_ipc_serve, &server) != 0)
@@ -447,6 +503,11 @@ static int symh_tl_ipc_exchange(const symh_tl_ipc_hello_t *hello, const int *fds
             got = SYMH_ERR_MISMATCH; /* that PE has no server; it said why */
         else
             got = symh_tl_ipc_fetch(pe, symh_tl_ipc.names[pe], hello->tag, &theirs, their_fds);
+        if (got == SYMH_TL_IPC_UNREACHABLE) {
+            if (unreachable == INT64_MAX)
+                unreachable = (int64_t)symh_boot_info.my_pe * symh_tl_ipc.n_pes + pe;
+            got = SYMH_ERR_TRANSPORT;
+        }
         if (got == SYMH_OK && theirs.status != SYMH_OK)
             got = SYMH_ERR_MISMATCH;
         if (got == SYMH_OK && status == SYMH_OK)
@@ -457,6 +518,17 @@ static int symh_tl_ipc_exchange(const symh_tl_ipc_hello_t *hello, const int *fds
             if (their_fds[i] >= 0)
                 close(their_fds[i]);
     }
+    /* A refused connection is final: that peer listens on another host, which will never
+     * connect here either. Every PE learns of it at once (its server stops waiting for peers
+     * that will not come) instead of after SYMH_TL_IPC_TIMEOUT_MS. */
+    if (symh_boot->allreduce(&unreachable, 1, SYMH_BOOT_REDUCE_MIN) != SYMH_OK)
+        unreachable = INT64_MAX;
+    if (unreachable != INT64_MAX) {
+        if (cancel[1] >= 0 && write(cancel[1], "x", 1) != 1)
+            symh_debug("IPC setup: cannot wake the exchange's server: %s", strerror(errno));
+        symh_tl_ipc_report_unreachable(unreachable);
+        status = SYMH_ERR_TRANSPORT;
+    }
     if (serving) {
         pthread_join(thread, NULL);
         if (status == SYMH_OK)
@@ -464,6 +536,9 @@ static int symh_tl_ipc_exchange(const symh_tl_ipc_hello_t *hello, const int *fds
     }
     if (server.listen_fd >= 0)
         close(server.listen_fd);
+    for (i = 0; i < 2; ++i)
+        if (cancel[i] >= 0)
+            close(cancel[i]);
     return status;
 }
 

@@ -123,6 +123,22 @@ int symh_tl_nic_init(void)
     return SYMH_OK;
 }
 
+void symh_tl_nic_close(void)
+{
+    const symh_tl_nic_t *nic = symh_tl_nic;
+
+    if (nic == NULL)
+        return;
+    if (nic->ops.quiet(NULL) != SYMH_OK)
+        symh_warn("symh_finalize: the %s transport's last quiet failed", nic->ops.name);
+    nic->close();
+    /* The bootstrap's barrier drives the transport while it waits (the progress hook is still
+     * installed): a peer still closing its endpoints to this PE gets the progress it needs. */
+    if (symh_boot->barrier() != SYMH_OK)
+        symh_warn("symh_finalize: the barrier after closing the %s transport's connections failed",
+                  nic->ops.name);
+}
+
 void symh_tl_nic_fini(void)
 {
     const symh_tl_nic_t *nic = symh_tl_nic;

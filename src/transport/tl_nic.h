@@ -48,6 +48,11 @@ typedef struct symh_tl_nic {
      * included. Handles made by map_local belong to the registry, which unmaps those it still
      * holds before (symh_reg_fini). */
     void (*fini)(void);
+    /* Collective, at symh_finalize only, before fini: ends what this PE's connections still owe
+     * their peers and may give up on a peer's help (UCX: closes its endpoints, each flushed, and
+     * waits for the closes); symh_tl_nic_close's barrier then keeps progressing until every PE
+     * has closed, so no PE's worker goes while a peer still flushes to it. */
+    void (*close)(void);
 
     /* Collective: maps this PE's [addr, addr + length) (a symmetric region's alias, at the same
      * window offset on every PE) and exchanges its key as `slot`. `status` not SYMH_OK: this PE
@@ -91,6 +96,9 @@ int symh_tl_nic_routed(int pe);
 /* Collective (all PEs, after symh_tl_rma_init): starts the NIC transport when any PE routes to
  * another through it, installs the progress hook of the bootstrap and the registration hooks. */
 int symh_tl_nic_init(void);
+/* Collective, at symh_finalize: the transport's close, then a barrier that drives the transport
+ * while it waits (docs/transports.md "Finalize across hosts"). Error paths of symh_init skip it. */
+void symh_tl_nic_close(void);
 /* Quiets and stops it (local; the caller has passed a closing barrier). */
 void symh_tl_nic_fini(void);
 

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <symheap/init.h>
 
@@ -13,6 +14,8 @@
 
 /* Values of SYMH_TRANSPORT, in the order of its choices in the config table. */
 enum { SYMH_TL_CHOICE_AUTO, SYMH_TL_CHOICE_IPC, SYMH_TL_CHOICE_UCX, SYMH_TL_CHOICE_OFI };
+/* Values of SYMH_NIC, likewise. */
+enum { SYMH_TL_NIC_AUTO, SYMH_TL_NIC_UCX, SYMH_TL_NIC_OFI };
 
 static uint8_t *symh_tl_routes;
 
@@ -55,10 +58,13 @@ static symh_tl_id_t symh_tl_first_nic(void)
 static void symh_tl_route_plan(symh_tl_id_t *nic, symh_tl_id_t *local)
 {
     int choice = symh_config_choice(SYMH_CFG_TRANSPORT);
+    int nic_choice = symh_config_choice(SYMH_CFG_NIC);
     int no_mixed = symh_config_bool(SYMH_CFG_DISABLE_MIXED_IPC);
 
     if (choice == SYMH_TL_CHOICE_UCX || choice == SYMH_TL_CHOICE_OFI)
         *nic = choice == SYMH_TL_CHOICE_UCX ? SYMH_TL_UCX : SYMH_TL_OFI;
+    else if (choice == SYMH_TL_CHOICE_AUTO && nic_choice != SYMH_TL_NIC_AUTO)
+        *nic = nic_choice == SYMH_TL_NIC_UCX ? SYMH_TL_UCX : SYMH_TL_OFI;
     else if (choice == SYMH_TL_CHOICE_AUTO)
         *nic = symh_tl_first_nic();
     else
@@ -98,12 +104,34 @@ int symh_tl_route_nic_needed(void)
 int symh_tl_route_check(char *msg, size_t msg_len)
 {
     int choice = symh_config_choice(SYMH_CFG_TRANSPORT);
+    int nic_choice = symh_config_choice(SYMH_CFG_NIC);
     int no_mixed = symh_config_bool(SYMH_CFG_DISABLE_MIXED_IPC);
     symh_tl_id_t nic, local;
+    const char *nic_name = nic_choice == SYMH_TL_NIC_UCX ? "ucx" : "ofi";
     char built[64];
 
     symh_tl_route_plan(&nic, &local);
     symh_tl_nic_built(built, sizeof(built));
+    /* SYMH_NIC names the NIC of the mixed routing; a forced transport must not say otherwise. */
+    if (nic_choice != SYMH_TL_NIC_AUTO && choice == SYMH_TL_CHOICE_IPC) {
+        snprintf(msg, msg_len,
+                 "SYMH_NIC=%s contradicts SYMH_TRANSPORT=ipc (no NIC transport at all; "
+                 "SYMH_TRANSPORT=auto SYMH_NIC=%s is IPC on the node and %s between nodes)",
+                 nic_name, nic_name, nic_name);
+        return SYMH_ERR_INVALID_ARG;
+    }
+    if (nic_choice != SYMH_TL_NIC_AUTO &&
+        (choice == SYMH_TL_CHOICE_UCX || choice == SYMH_TL_CHOICE_OFI) &&
+        strcmp(nic_name, symh_tl_name(nic)) != 0) {
+        snprintf(msg, msg_len, "SYMH_NIC=%s contradicts SYMH_TRANSPORT=%s (every peer through %s)",
+                 nic_name, symh_tl_name(nic), symh_tl_name(nic));
+        return SYMH_ERR_INVALID_ARG;
+    }
+    if (nic_choice != SYMH_TL_NIC_AUTO && !symh_tl_table[nic].built) {
+        snprintf(msg, msg_len, "SYMH_NIC=%s: this build has no %s transport (built in: ipc%s%s)",
+                 nic_name, nic_name, built[0] ? " " : "", built);
+        return SYMH_ERR_UNSUPPORTED;
+    }
     if ((choice == SYMH_TL_CHOICE_UCX || choice == SYMH_TL_CHOICE_OFI) &&
         !symh_tl_table[nic].built) {
         snprintf(msg, msg_len,

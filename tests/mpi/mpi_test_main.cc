@@ -3,8 +3,10 @@
 // error symheap logs outside every test (a suite's symh_init and symh_finalize) aborts it too.
 //
 // SYMHTEST_NODE_SIZE=k (set by symh_add_mpi_test's ENVS) gives PE i the SYMH_HOSTID "node<i/k>",
-// so one machine stands in for several nodes. Binaries built with SYMH_TEST_APP_INITS_MPI call
-// MPI_Init_thread themselves before the tests; the others leave MPI to symh_init.
+// so one machine stands in for several nodes; without it the tests expect the nodes the PEs
+// really share (one machine, or the namespace nodes of tests/cluster/cluster.sh). Binaries built
+// with SYMH_TEST_APP_INITS_MPI call MPI_Init_thread themselves before the tests; the others leave
+// MPI to symh_init.
 #define OMPI_SKIP_MPICXX  1
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
@@ -14,6 +16,7 @@
 #include <cstdlib>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 #include "mpi_test_util.hpp"
 
@@ -39,6 +42,71 @@ int symh_test_node_size()
     return value ? atoi(value) : 0;
 }
 
+namespace
+{
+
+// The node of every world rank on real hosts: the world rank of the node's first PE, from MPI's
+// shared-memory split (the hosts the PEs really share: one machine, or the nodes of
+// tests/cluster/cluster.sh). Learnt once, collectively, at the first point every PE passes
+// with MPI up (main, a test's start, or the first expected route asked for: the PEs run the same
+// tests in the same order).
+std::vector<int> symh_test_real_nodes;
+
+void symh_test_learn_nodes()
+{
+    int initialized = 0, finalized = 0;
+    if (!symh_test_real_nodes.empty() || symh_test_node_size() > 0)
+        return;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (!initialized || finalized)
+        return;
+    int rank = 0, size = 0, leader = 0;
+    MPI_Comm node;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+    leader = rank;
+    MPI_Bcast(&leader, 1, MPI_INT, 0, node);
+    MPI_Comm_free(&node);
+    std::vector<int> nodes(size);
+    MPI_Allgather(&leader, 1, MPI_INT, nodes.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    symh_test_real_nodes = nodes;
+}
+
+} // namespace
+
+int symh_test_node_of(int rank)
+{
+    if (int k = symh_test_node_size())
+        return rank / k;
+    symh_test_learn_nodes(); // collective when not learnt yet (see above)
+    if (symh_test_real_nodes.empty())
+        return 0; // MPI not up: one PE, one node
+    return symh_test_real_nodes.at(rank);
+}
+
+bool symh_test_same_node(int a, int b)
+{
+    return symh_test_node_of(a) == symh_test_node_of(b);
+}
+
+int symh_test_local_rank(int rank)
+{
+    int local = 0;
+    for (int pe = 0; pe < rank; ++pe)
+        local += symh_test_same_node(pe, rank);
+    return local;
+}
+
+int symh_test_local_size(int rank, int n)
+{
+    int local = 0;
+    for (int pe = 0; pe < n; ++pe)
+        local += symh_test_same_node(pe, rank);
+    return local;
+}
+
 namespace symh_test
 {
 
@@ -57,10 +125,13 @@ int npes()
 std::string expected_route(int pe)
 {
     const char *t = getenv("SYMH_TRANSPORT"), *nic = getenv("SYMHTEST_NIC");
-    const char *no_mixed = getenv("SYMH_DISABLE_MIXED_IPC");
+    const char *no_mixed = getenv("SYMH_DISABLE_MIXED_IPC"), *chosen = getenv("SYMH_NIC");
     std::string transport = t ? t : "auto", built = nic ? nic : "none";
-    int k = symh_test_node_size(), mine = me();
-    bool same_node = k == 0 || pe / k == mine / k;
+    int mine = me();
+    bool same_node = symh_test_same_node(pe, mine);
+
+    if (chosen && std::string(chosen) != "auto")
+        built = chosen; // SYMH_NIC: the NIC between nodes under auto
 
     if (pe == mine)
         return "self";
@@ -137,6 +208,7 @@ class SilentOutsideTests : public ::testing::EmptyTestEventListener
 {
     void OnTestStart(const ::testing::TestInfo &test) override
     {
+        symh_test_learn_nodes();
         check(std::string("before ") + test.test_suite_name() + "." + test.name() +
               " (its suite's SetUpTestSuite: symh_init)");
     }
@@ -178,6 +250,7 @@ int main(int argc, char **argv)
     int provided = 0;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
 #endif
+    symh_test_learn_nodes(); // now when the test program started MPI, else at a test's start
     ::testing::TestEventListeners &listeners = ::testing::UnitTest::GetInstance()->listeners();
     if (rank != 0)
         delete listeners.Release(listeners.default_result_printer());

@@ -24,6 +24,14 @@ class SymhSuiteInitTest : public SymhTest
 int symh_test_world_rank();
 // SYMHTEST_NODE_SIZE, or 0 when the PEs are not split into pretend nodes.
 int symh_test_node_size();
+// The node of world rank `rank` (a number equal for PEs of one node): the pretend node of
+// SYMHTEST_NODE_SIZE, else the host it really runs on (MPI's shared-memory split). The first
+// call with MPI up is collective: mpi_test_main.cc makes it at a point every PE passes.
+int symh_test_node_of(int rank);
+bool symh_test_same_node(int a, int b);
+// Rank `rank`'s index among the PEs of its node, and their number (of the first n ranks).
+int symh_test_local_rank(int rank);
+int symh_test_local_size(int rank, int n);
 
 #include <cstddef>
 #include <cstdint>

@@ -103,11 +103,10 @@ TEST_F(Boot, PesAreNumberedLikeTheWorld)
 TEST_F(Boot, NodeGroupingAndRoutes)
 {
     ASSERT_EQ(SYMH_OK, symh_init());
-    int me = symh_my_pe(), n = symh_n_pes(), k = symh_test_node_size();
-    if (k == 0)
-        k = n; // one machine: every PE shares memory with every other
-    EXPECT_EQ(me % k, symh_local_pe());
-    EXPECT_EQ(std::min(k, n - (me / k) * k), symh_local_n_pes());
+    // The nodes: SYMHTEST_NODE_SIZE's pretend ones, else the hosts the PEs really share.
+    int me = symh_my_pe(), n = symh_n_pes();
+    EXPECT_EQ(symh_test_local_rank(me), symh_local_pe());
+    EXPECT_EQ(symh_test_local_size(me, n), symh_local_n_pes());
 
     // The route of every PE is the one the configuration gives it (expected_route: the NIC
     // transport auto picks in this build for PEs on other nodes), not merely "not ipc".
@@ -116,11 +115,12 @@ TEST_F(Boot, NodeGroupingAndRoutes)
         ASSERT_NE(nullptr, route) << pe;
         if (pe == me) {
             EXPECT_STREQ("self", route);
-        } else if (pe / k == me / k) {
+        } else if (symh_test_same_node(pe, me)) {
             EXPECT_STREQ("ipc", route) << pe;
         }
         EXPECT_EQ(expected_route(pe), std::string(route))
-            << "PE " << pe << " (nodes of " << k << " PEs)";
+            << "PE " << pe << " (node " << symh_test_node_of(pe) << ", mine "
+            << symh_test_node_of(me) << ")";
     }
     std::string log = symh_captured_log([n] {
         EXPECT_EQ(nullptr, symh_pe_transport(n));
@@ -293,10 +293,9 @@ TEST_F(Boot, IpcOnlyContradictsDisabledMixedIpc)
     unsetenv("SYMH_DISABLE_MIXED_IPC");
     ASSERT_EQ(SYMH_OK, symh_init());
     int me = symh_my_pe(), n = symh_n_pes();
-    int k = symh_test_node_size() ? symh_test_node_size() : n;
     for (int pe = 0; pe < n; ++pe)
         if (pe != me) {
-            EXPECT_STREQ(pe / k == me / k ? "ipc" : "none", symh_pe_transport(pe)) << pe;
+            EXPECT_STREQ(symh_test_same_node(pe, me) ? "ipc" : "none", symh_pe_transport(pe)) << pe;
             EXPECT_EQ(expected_route(pe), transport_of(pe)) << pe;
         }
     symh_finalize();

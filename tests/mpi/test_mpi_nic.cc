@@ -859,9 +859,13 @@ TEST_F(NicFinalize, PutsOutstandingAtFinalizeHaveArrivedWhenItReturns)
     const long page = sysconf(_SC_PAGESIZE);
     for (int round = 0; round < 2; ++round) {
         ASSERT_EQ(SYMH_OK, symh_init());
-        // A NIC peer for every PE, in every configuration: the next pretend node's PE (mixed),
-        // else the right neighbour.
-        int n = npes(), step = symh_test_node_size() > 0 ? symh_test_node_size() : 1;
+        // A NIC peer for every PE, in every configuration: the next node's PE (mixed: the
+        // pretend nodes of SYMHTEST_NODE_SIZE or real hosts of equal size), else the right
+        // neighbour.
+        int n = npes(),
+            step = symh_test_node_size() > 0
+                       ? symh_test_node_size()
+                       : (symh_test_local_size(me(), n) < n ? symh_test_local_size(me(), n) : 1);
         ASSERT_LT(step, n);
         int target = (me() + step) % n, origin = (me() + n - step) % n;
         ASSERT_TRUE(is_nic(expected_route(target))) << expected_route(target);
