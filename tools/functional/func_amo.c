@@ -225,11 +225,11 @@ static void func_sig_thread(func_run_t *run, int t, void *arg)
         if (a->phase == 0 && symh_ctx_create(run->opts->ctx_type, &a->ctx[t]) != SYMH_OK)
             a->ctx[t] = SYMH_CTX_INVALID;
         ctx = a->ctx[t];
-        if (a->phase == 2) {
+        if (a->phase == 2)
             symh_ctx_destroy(ctx);
-            return;
-        }
     }
+    if (a->phase == 2)
+        return;
     for (long it = 0; it < a->iters; it++) {
         for (int o = 0; o < nops; o++) {
             size_t off = 0, len = 0;

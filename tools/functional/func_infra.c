@@ -221,7 +221,10 @@ int func_team_engine(func_run_t *run, size_t size, long loops, func_row_t *row)
         func_team_ring(run, a, 0, buf, rounds, row);
         func_team_ring(run, b, 0, buf, rounds, row);
         break;
-    default:
+    case FUNC_TEAM_CTX_SUBSET: /* the members of the innermost team */
+        func_team_ring(run, a, 0, buf, rounds, row);
+        break;
+    default: /* each PE is in one of the two teams (single: in a or none) */
         func_team_ring(run, a != SYMH_TEAM_INVALID ? a : b, 0, buf, rounds, row);
         break;
     }
@@ -246,7 +249,7 @@ int func_reg_engine(func_run_t *run, size_t size, long loops, func_row_t *row)
 {
     int me = run->me, n = run->npes;
     size_t len = symh_vmm_granularity(0, SYMH_GRANULARITY_MINIMUM);
-    unsigned char *plain = malloc(len), *src = malloc(len);
+    unsigned char *plain = aligned_alloc(len, len), *src = malloc(len);
     symh_physmem_t *pm = NULL;
     void *va = NULL, *mapped = NULL;
     double t0 = 0;

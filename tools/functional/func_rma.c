@@ -120,8 +120,8 @@ int func_rma_engine(func_run_t *run, size_t size, long loops, func_row_t *row)
     a->team = SYMH_TEAM_WORLD;
     a->peer = 1;
     if (FUNC_VCTX(a->variant) == FUNC_CTX_TEAM) {
-        /* a team of every PE in reverse order: team numbering differs from the world's */
-        symh_team_split_strided(SYMH_TEAM_WORLD, run->npes - 1, -1, run->npes, NULL, 0, &a->team);
+        /* a team of every PE: the context is made from it, PE numbers translated through it */
+        symh_team_split_strided(SYMH_TEAM_WORLD, 0, 1, run->npes, NULL, 0, &a->team);
         a->peer = symh_team_translate_pe(SYMH_TEAM_WORLD, 1, a->team);
     }
     memset(a->target, 0, total);
@@ -144,7 +144,10 @@ int func_rma_engine(func_run_t *run, size_t size, long loops, func_row_t *row)
         a->phase = 1;
         a->iters = loops;
         row->seconds = func_threads(run, func_rma_thread, a);
-        row->ops = (double)loops * w * func_scope_ops(run, FUNC_VSCOPE(a->variant));
+        int nops = func_scope_ops(run, FUNC_VSCOPE(a->variant));
+
+        /* shares of zero bytes (size < lanes) are no operation */
+        row->ops = (double)loops * w * (size < (size_t)nops ? (double)size : nops);
         if (op == FUNC_OP_P || op == FUNC_OP_G)
             row->ops = (double)loops * w * (size % 8 ? size : size / 8);
         row->bytes = (double)loops * (double)total;
