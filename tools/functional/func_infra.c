@@ -219,6 +219,7 @@ int func_team_engine(func_run_t *run, size_t size, long loops, func_row_t *row)
         break;
     case FUNC_TEAM_SPLIT_2D: /* rows, then columns */
         func_team_ring(run, a, 0, buf, rounds, row);
+        symh_barrier_all(); /* a column neighbour may still be checking its row's last round */
         func_team_ring(run, b, 0, buf, rounds, row);
         break;
     case FUNC_TEAM_CTX_SUBSET: /* the members of the innermost team */
