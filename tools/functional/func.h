@@ -1,4 +1,5 @@
-/* symh_functional_tests: the rocSHMEM-style conformance driver's shared types (docs/functional-tests.md). */
+/* symh_functional_tests: the rocSHMEM-style conformance driver's shared types
+ * (docs/functional-tests.md). */
 #ifndef SYMH_FUNC_H
 #define SYMH_FUNC_H
 
@@ -45,52 +46,100 @@ typedef struct {
 } func_opts_t;
 #define FUNC_LARGE_MSG ((size_t)32768)
 
-
 /* A test type's variant: the operation of its engine, NBI, scope and context kind. */
 #define FUNC_VAR(op, nbi, scope, ctx) ((op) | ((nbi) << 8) | ((scope) << 12) | ((ctx) << 16))
-#define FUNC_VOP(v)    ((v)&0xff)
-#define FUNC_VNBI(v)   (((v) >> 8) & 1)
-#define FUNC_VSCOPE(v) ((func_scope_t)(((v) >> 12) & 3))
-#define FUNC_VCTX(v)   ((func_ctx_kind_t)(((v) >> 16) & 3))
+#define FUNC_VOP(v)                   ((v)&0xff)
+#define FUNC_VNBI(v)                  (((v) >> 8) & 1)
+#define FUNC_VSCOPE(v)                ((func_scope_t)(((v) >> 12) & 3))
+#define FUNC_VCTX(v)                  ((func_ctx_kind_t)(((v) >> 16) & 3))
 
 /* operations of the engines (FUNC_VOP) */
-enum { FUNC_OP_PUT, FUNC_OP_GET, FUNC_OP_P, FUNC_OP_G };            /* rma, flood, host */
-enum {                                                                /* amo */
-    FUNC_AMO_FADD, FUNC_AMO_FINC, FUNC_AMO_FETCH, FUNC_AMO_FCSWAP, FUNC_AMO_ADD, FUNC_AMO_INC,
-    FUNC_AMO_CSWAP, FUNC_AMO_SET, FUNC_AMO_SWAP, FUNC_AMO_FAND, FUNC_AMO_FOR, FUNC_AMO_FXOR,
-    FUNC_AMO_AND, FUNC_AMO_OR, FUNC_AMO_XOR,
-    FUNC_AMO_INT_FADD, FUNC_AMO_INT_FCSWAP, /* the int forms (HostInt*) */
-    FUNC_AMO_ALL_PES, FUNC_AMO_SELF,        /* every PE adds to every PE; a PE to itself */
-    FUNC_AMO_FLOOD_ADD, FUNC_AMO_FLOOD_FADD
+enum { FUNC_OP_PUT, FUNC_OP_GET, FUNC_OP_P, FUNC_OP_G }; /* rma, flood, host */
+enum {                                                   /* amo */
+       FUNC_AMO_FADD,
+       FUNC_AMO_FINC,
+       FUNC_AMO_FETCH,
+       FUNC_AMO_FCSWAP,
+       FUNC_AMO_ADD,
+       FUNC_AMO_INC,
+       FUNC_AMO_CSWAP,
+       FUNC_AMO_SET,
+       FUNC_AMO_SWAP,
+       FUNC_AMO_FAND,
+       FUNC_AMO_FOR,
+       FUNC_AMO_FXOR,
+       FUNC_AMO_AND,
+       FUNC_AMO_OR,
+       FUNC_AMO_XOR,
+       FUNC_AMO_INT_FADD,
+       FUNC_AMO_INT_FCSWAP, /* the int forms (HostInt*) */
+       FUNC_AMO_ALL_PES,
+       FUNC_AMO_SELF, /* every PE adds to every PE; a PE to itself */
+       FUNC_AMO_FLOOD_ADD,
+       FUNC_AMO_FLOOD_FADD
 };
 enum { FUNC_SIG_PUT, FUNC_SIG_FETCH, FUNC_SIG_ADD, FUNC_SIG_SET, FUNC_SIG_WAIT };
-enum {                                                                /* wait */
-    FUNC_WAIT_UNTIL, FUNC_WAIT_TEST, FUNC_WAIT_ALL, FUNC_WAIT_ANY, FUNC_WAIT_SOME,
-    FUNC_WAIT_ALL_VECTOR, FUNC_WAIT_ANY_VECTOR, FUNC_WAIT_SOME_VECTOR, FUNC_WAIT_ALL_STATUS,
-    FUNC_WAIT_ANY_STATUS, FUNC_WAIT_SOME_STATUS, FUNC_WAIT_FLOOD_AMO
+enum { /* wait */
+       FUNC_WAIT_UNTIL,
+       FUNC_WAIT_TEST,
+       FUNC_WAIT_ALL,
+       FUNC_WAIT_ANY,
+       FUNC_WAIT_SOME,
+       FUNC_WAIT_ALL_VECTOR,
+       FUNC_WAIT_ANY_VECTOR,
+       FUNC_WAIT_SOME_VECTOR,
+       FUNC_WAIT_ALL_STATUS,
+       FUNC_WAIT_ANY_STATUS,
+       FUNC_WAIT_SOME_STATUS,
+       FUNC_WAIT_FLOOD_AMO
 };
-enum {                                                                /* coll */
-    FUNC_COLL_COLLECT, FUNC_COLL_FCOLLECT, FUNC_COLL_ALLTOALL, FUNC_COLL_BROADCAST,
-    FUNC_COLL_REDUCE
+enum { /* coll */
+       FUNC_COLL_COLLECT,
+       FUNC_COLL_FCOLLECT,
+       FUNC_COLL_ALLTOALL,
+       FUNC_COLL_BROADCAST,
+       FUNC_COLL_REDUCE
 };
-enum {                                                                /* sync */
-    FUNC_SYNC_BARRIER_ALL, FUNC_SYNC_SYNC_ALL, FUNC_SYNC_TEAM_SYNC, FUNC_SYNC_TEAM_BARRIER
+enum { /* sync */
+       FUNC_SYNC_BARRIER_ALL,
+       FUNC_SYNC_SYNC_ALL,
+       FUNC_SYNC_TEAM_SYNC,
+       FUNC_SYNC_TEAM_BARRIER
 };
-enum {                                                                /* infra */
-    FUNC_INFRA_INIT, FUNC_INFRA_PINGPONG, FUNC_INFRA_RANDOM, FUNC_INFRA_PTR, FUNC_INFRA_PINGALL,
-    FUNC_INFRA_INFO
+enum { /* infra */
+       FUNC_INFRA_INIT,
+       FUNC_INFRA_PINGPONG,
+       FUNC_INFRA_RANDOM,
+       FUNC_INFRA_PTR,
+       FUNC_INFRA_PINGALL,
+       FUNC_INFRA_INFO
 };
-enum {                                                                /* team */
-    FUNC_TEAM_CTX_INFRA, FUNC_TEAM_CTX_SINGLE, FUNC_TEAM_CTX_BLOCK, FUNC_TEAM_CTX_ODDEVEN,
-    FUNC_TEAM_CTX_SHARED, FUNC_TEAM_CTX_SUBSET, FUNC_TEAM_HOST_CTX_CREATE, FUNC_TEAM_SPLIT_2D,
-    FUNC_TEAM_SYNC_BARRIER
+enum { /* team */
+       FUNC_TEAM_CTX_INFRA,
+       FUNC_TEAM_CTX_SINGLE,
+       FUNC_TEAM_CTX_BLOCK,
+       FUNC_TEAM_CTX_ODDEVEN,
+       FUNC_TEAM_CTX_SHARED,
+       FUNC_TEAM_CTX_SUBSET,
+       FUNC_TEAM_HOST_CTX_CREATE,
+       FUNC_TEAM_SPLIT_2D,
+       FUNC_TEAM_SYNC_BARRIER
 };
-enum {                                                                /* order */
-    FUNC_ORDER_WAVE_SIGNAL, FUNC_ORDER_LARGE_SMALL, FUNC_ORDER_FANOUT, FUNC_ORDER_NBI_CHUNKS
+enum { /* order */
+       FUNC_ORDER_WAVE_SIGNAL,
+       FUNC_ORDER_LARGE_SMALL,
+       FUNC_ORDER_FANOUT,
+       FUNC_ORDER_NBI_CHUNKS
 };
-enum {                                                                /* tile */
-    FUNC_TILE_IPUT, FUNC_TILE_IGET, FUNC_TILE_ROW_PUT, FUNC_TILE_ROW_GET, FUNC_TILE_BROADCAST,
-    FUNC_TILE_ALLGATHER, FUNC_TILE_REDUCE, FUNC_TILE_N_OPS
+enum { /* tile */
+       FUNC_TILE_IPUT,
+       FUNC_TILE_IGET,
+       FUNC_TILE_ROW_PUT,
+       FUNC_TILE_ROW_GET,
+       FUNC_TILE_BROADCAST,
+       FUNC_TILE_ALLGATHER,
+       FUNC_TILE_REDUCE,
+       FUNC_TILE_N_OPS
 };
 
 struct func_test;
@@ -100,10 +149,10 @@ typedef struct func_run func_run_t;
  * engine is called once per size (sized tests) or once (others); it runs opts->skip untimed
  * and `loops` timed iterations, verifies unless -noverif, and fills the row. */
 typedef struct {
-    double seconds;  /* wall clock of the timed loops (slowest host thread) */
-    double ops;      /* operations issued in the timed loops by this PE */
-    double bytes;    /* payload bytes moved in the timed loops by this PE */
-    long errors;     /* wrong values seen by this PE's verification */
+    double seconds; /* wall clock of the timed loops (slowest host thread) */
+    double ops;     /* operations issued in the timed loops by this PE */
+    double bytes;   /* payload bytes moved in the timed loops by this PE */
+    long errors;    /* wrong values seen by this PE's verification */
 } func_row_t;
 typedef int (*func_engine_func_t)(func_run_t *run, size_t size, long loops, func_row_t *row);
 
@@ -115,7 +164,7 @@ typedef struct func_test {
     int sized;                 /* swept over message sizes */
     func_engine_func_t engine; /* NULL: unsupported */
     int variant;
-    const char *why_not;       /* unsupported: one line saying why */
+    const char *why_not; /* unsupported: one line saying why */
 } func_test_t;
 
 struct func_run {

@@ -287,8 +287,8 @@ int func_signal_engine(func_run_t *run, size_t size, long loops, func_row_t *row
                 symh_signal_wait_until(a->sig, SYMH_CMP_GE, (uint64_t)it + 1);
                 if (run->opts->verify)
                     row->errors += func_check(a->data, 8, (size_t)it);
-                symh_putmem_signal(a->data + 8, a->src, 0, back, (uint64_t)it + 1,
-                                   SYMH_SIGNAL_SET, 0);
+                symh_putmem_signal(a->data + 8, a->src, 0, back, (uint64_t)it + 1, SYMH_SIGNAL_SET,
+                                   0);
             }
         }
         row->seconds = func_now() - t0;
@@ -445,7 +445,7 @@ int func_wait_engine(func_run_t *run, size_t size, long loops, func_row_t *row)
                 for (int i = 0; i < FUNC_WAIT_N; i++)
                     symh_long_atomic_set(&iv[i], value, 1);
             else
-                symh_long_atomic_set(&iv[op <= FUNC_WAIT_TEST        ? 0
+                symh_long_atomic_set(&iv[op <= FUNC_WAIT_TEST         ? 0
                                          : op >= FUNC_WAIT_ALL_STATUS ? e & ~1
                                                                       : e],
                                      value, 1);

@@ -102,8 +102,8 @@ int func_coll_engine(func_run_t *run, size_t size, long loops, func_row_t *row)
             default:
                 if (j == 0)
                     for (size_t i = 0; i < elems; i++)
-                        row->errors += ((long *)(void *)dst)[i] !=
-                                       (long)n * (long)i + (long)n * (n - 1) / 2;
+                        row->errors +=
+                            ((long *)(void *)dst)[i] != (long)n * (long)i + (long)n * (n - 1) / 2;
                 break;
             }
         }

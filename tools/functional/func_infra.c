@@ -73,8 +73,8 @@ int func_infra_engine(func_run_t *run, size_t size, long loops, func_row_t *row)
             }
             symh_barrier_all();
             for (int pe = 0; pe < n; pe++)
-                row->errors += slots[pe] != (uint64_t)pe + 1 + (uint64_t)it * 1000 +
-                                               (uint64_t)run->opts->fault;
+                row->errors += slots[pe] !=
+                               (uint64_t)pe + 1 + (uint64_t)it * 1000 + (uint64_t)run->opts->fault;
             symh_barrier_all();
             break;
         case FUNC_INFRA_INFO: {
@@ -90,17 +90,17 @@ int func_infra_engine(func_run_t *run, size_t size, long loops, func_row_t *row)
             break;
         }
         default: /* FUNC_INFRA_INIT: symh_init_thread ran in main */
-            row->errors += !symh_initialized() || symh_my_pe() != me || symh_n_pes() != n ||
-                           run->opts->fault;
+            row->errors +=
+                !symh_initialized() || symh_my_pe() != me || symh_n_pes() != n || run->opts->fault;
             break;
         }
     }
     row->seconds = func_now() - t0;
-    row->ops = (double)loops * (op == FUNC_INFRA_RANDOM && me == 0   ? (double)lanes
-                                : op == FUNC_INFRA_PINGALL           ? (double)n
+    row->ops = (double)loops * (op == FUNC_INFRA_RANDOM && me == 0     ? (double)lanes
+                                : op == FUNC_INFRA_PINGALL             ? (double)n
                                 : op == FUNC_INFRA_PINGPONG && me == 0 ? 1.0
-                                : op == FUNC_INFRA_PTR               ? 1.0
-                                                                     : 0.0);
+                                : op == FUNC_INFRA_PTR                 ? 1.0
+                                                                       : 0.0);
     row->bytes = row->ops * 8;
     symh_barrier_all();
     if (op == FUNC_INFRA_RANDOM) {
@@ -154,9 +154,8 @@ static void func_team_ring(func_run_t *run, symh_team_t team, int fresh, unsigne
             return;
         }
         func_fill(run, src, sizeof(src), (size_t)(it * 1000 + run->me));
-        symh_ctx_putmem(ctx, buf, src,
-                        sizeof(src), fresh ? symh_team_translate_pe(team, right, SYMH_TEAM_WORLD)
-                                           : right);
+        symh_ctx_putmem(ctx, buf, src, sizeof(src),
+                        fresh ? symh_team_translate_pe(team, right, SYMH_TEAM_WORLD) : right);
         symh_ctx_quiet(ctx);
         symh_ctx_destroy(ctx);
         symh_team_sync(team);

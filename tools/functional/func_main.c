@@ -8,28 +8,29 @@
 #include "../../bench/bench_util.h"
 #include "func.h"
 
-static const char *const func_buf_names[] = {"heap", "host", "device", "registered"};
-static const char *const func_np_names[] = {"2 PEs", "2+ PEs", "4 PEs", "1+ PEs"};
+static const char *const func_buf_names[] = { "heap", "host", "device", "registered" };
+static const char *const func_np_names[] = { "2 PEs", "2+ PEs", "4 PEs", "1+ PEs" };
 
 static void func_usage(FILE *out)
 {
-    fprintf(out,
-            "usage: mpirun -np N symh_functional_tests -a <number|name> [options]\n"
-            "  -a T            test type: number or case-insensitive name (--list)\n"
-            "  -s BYTES        largest message size, swept by doubling (default 1048576)\n"
-            "  -w N            work-groups: host threads per PE (default 1)\n"
-            "  -z N            threads per work-group: lanes of a host thread (default 64)\n"
-            "  -n N            timed loops per size (default 10)\n"
-            "  -nskip N        untimed warm-up loops per size (default 10)\n"
-            "  -nlarge N       timed loops for sizes >= 32768 bytes (default 10)\n"
-            "  -x OPTS         options of the contexts a test creates (symh_ctx_create, default 0)\n"
-            "  -localbuftype T local side of RMA: heap|host|device|registered (default heap)\n"
-            "  -v N            volume: elements of the flood and tile tests (default: the test's)\n"
-            "  -noverif        skip the verification (pure timing)\n"
-            "  -b N            batch: operations between two completions (default 1)\n"
-            "  --list          every test type with its number and whether it is supported\n"
-            "  --help          this text\n"
-            "exit status: 0 passed, 1 FAILED, 2 usage, 125 not supported on this build\n");
+    fprintf(
+        out,
+        "usage: mpirun -np N symh_functional_tests -a <number|name> [options]\n"
+        "  -a T            test type: number or case-insensitive name (--list)\n"
+        "  -s BYTES        largest message size, swept by doubling (default 1048576)\n"
+        "  -w N            work-groups: host threads per PE (default 1)\n"
+        "  -z N            threads per work-group: lanes of a host thread (default 64)\n"
+        "  -n N            timed loops per size (default 10)\n"
+        "  -nskip N        untimed warm-up loops per size (default 10)\n"
+        "  -nlarge N       timed loops for sizes >= 32768 bytes (default 10)\n"
+        "  -x OPTS         options of the contexts a test creates (symh_ctx_create, default 0)\n"
+        "  -localbuftype T local side of RMA: heap|host|device|registered (default heap)\n"
+        "  -v N            volume: elements of the flood and tile tests (default: the test's)\n"
+        "  -noverif        skip the verification (pure timing)\n"
+        "  -b N            batch: operations between two completions (default 1)\n"
+        "  --list          every test type with its number and whether it is supported\n"
+        "  --help          this text\n"
+        "exit status: 0 passed, 1 FAILED, 2 usage, 125 not supported on this build\n");
 }
 
 static void func_list(void)
@@ -39,8 +40,8 @@ static void func_list(void)
         const func_test_t *t = &func_tests[i];
 
         printf("%-5d %-27s %-13s %-7s %s%s\n", t->number, t->name, t->category,
-               t->engine ? func_np_names[t->np] : "-", t->engine ? "supported" : "skipped: ",
-               t->engine ? "" : t->why_not);
+               t->engine ? func_np_names[t->np] : "-",
+               t->engine ? "supported" : "skipped: ", t->engine ? "" : t->why_not);
     }
 }
 
@@ -63,7 +64,8 @@ static long func_number(const char *flag, const char *text, long min)
     long v = strtol(text, &end, 0);
 
     if (*text == '\0' || *end != '\0' || v < min) {
-        fprintf(stderr, "symh_functional_tests: %s %s: expected a number >= %ld\n", flag, text, min);
+        fprintf(stderr, "symh_functional_tests: %s %s: expected a number >= %ld\n", flag, text,
+                min);
         exit(2);
     }
     return v;
@@ -74,8 +76,15 @@ static const func_test_t *func_parse(int argc, char **argv, func_opts_t *o)
     const func_test_t *test = NULL;
     const char *v;
 
-    *o = (func_opts_t){.max_size = 1 << 20, .wgs = 1, .wg_size = 64, .loops = 10, .skip = 10,
-                       .loops_large = 10, .buf_type = FUNC_BUF_HEAP, .verify = 1, .batch = 1};
+    *o = (func_opts_t){ .max_size = 1 << 20,
+                        .wgs = 1,
+                        .wg_size = 64,
+                        .loops = 10,
+                        .skip = 10,
+                        .loops_large = 10,
+                        .buf_type = FUNC_BUF_HEAP,
+                        .verify = 1,
+                        .batch = 1 };
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             func_usage(stdout);
@@ -117,8 +126,10 @@ static const func_test_t *func_parse(int argc, char **argv, func_opts_t *o)
             while (k < 4 && strcasecmp(v, func_buf_names[k]) != 0)
                 k++;
             if (k == 4) {
-                fprintf(stderr, "symh_functional_tests: -localbuftype %s: expected "
-                                "heap|host|device|registered\n", v);
+                fprintf(stderr,
+                        "symh_functional_tests: -localbuftype %s: expected "
+                        "heap|host|device|registered\n",
+                        v);
                 exit(2);
             }
             o->buf_type = (func_buf_t)k;
@@ -262,7 +273,7 @@ double func_threads(func_run_t *run, func_thread_func_t fn, void *arg)
     }
     pthread_barrier_init(&start, NULL, (unsigned)n);
     for (int i = 0; i < n; i++) {
-        t[i] = (func_thread_t){.run = run, .fn = fn, .arg = arg, .thread = i, .start = &start};
+        t[i] = (func_thread_t){ .run = run, .fn = fn, .arg = arg, .thread = i, .start = &start };
         if (pthread_create(&ids[i], NULL, func_thread_main, &t[i]) != 0) {
             fprintf(stderr, "symh_functional_tests: pthread_create failed\n");
             symh_global_exit(1);
@@ -344,7 +355,7 @@ int main(int argc, char **argv)
 {
     func_opts_t opts;
     const func_test_t *test = func_parse(argc, argv, &opts);
-    func_run_t run = {.test = test, .opts = &opts};
+    func_run_t run = { .test = test, .opts = &opts };
     int provided, failed = 0;
 
     func_fault_on = opts.fault;
@@ -388,7 +399,7 @@ int main(int argc, char **argv)
     }
     for (size_t size = 1; size <= (test->sized ? opts.max_size : 1); size *= 2) {
         long loops = size >= FUNC_LARGE_MSG ? opts.loops_large : opts.loops;
-        func_row_t row = {0};
+        func_row_t row = { 0 };
         int status;
 
         symh_barrier_all();
@@ -403,8 +414,8 @@ int main(int argc, char **argv)
             printf("%-16zu%-16.3f%-20.6f%.0f\n", test->sized ? size : (size_t)8,
                    s * 1e6 / (double)loops, row.bytes / s / 1e9, row.ops / s);
             if (row.errors)
-                printf("FAILED: %s (%d) at %zu bytes: %ld wrong values\n", test->name,
-                       test->number, size, row.errors);
+                printf("FAILED: %s (%d) at %zu bytes: %ld wrong values\n", test->name, test->number,
+                       size, row.errors);
             fflush(stdout);
         }
         if (row.errors) {

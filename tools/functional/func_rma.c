@@ -26,14 +26,16 @@ static void func_rma_op(symh_ctx_t ctx, int op, int nbi, unsigned char *target,
             ctx ? symh_ctx_putmem_nbi(ctx, target, local, len, pe)
                 : symh_putmem_nbi(target, local, len, pe);
         else
-            ctx ? symh_ctx_putmem(ctx, target, local, len, pe) : symh_putmem(target, local, len, pe);
+            ctx ? symh_ctx_putmem(ctx, target, local, len, pe)
+                : symh_putmem(target, local, len, pe);
         break;
     case FUNC_OP_GET:
         if (nbi)
             ctx ? symh_ctx_getmem_nbi(ctx, local, target, len, pe)
                 : symh_getmem_nbi(local, target, len, pe);
         else
-            ctx ? symh_ctx_getmem(ctx, local, target, len, pe) : symh_getmem(local, target, len, pe);
+            ctx ? symh_ctx_getmem(ctx, local, target, len, pe)
+                : symh_getmem(local, target, len, pe);
         break;
     case FUNC_OP_P: /* one element per call: longs where the share is made of them */
         if (len % 8 == 0) {
@@ -251,17 +253,15 @@ int func_tile_engine(func_run_t *run, size_t size, long loops, func_row_t *row)
     }
     symh_barrier_all();
     row->seconds = func_now() - t0;
-    row->ops = (double)loops * (double)(op == FUNC_TILE_ROW_PUT || op == FUNC_TILE_ROW_GET ? rows
-                                                                                          : cols);
+    row->ops =
+        (double)loops * (double)(op == FUNC_TILE_ROW_PUT || op == FUNC_TILE_ROW_GET ? rows : cols);
     row->bytes = (double)loops * (double)(rows * cols * sizeof(long));
     if (run->opts->verify) {
         for (size_t b = 0; b < blocks; b++) {
             int from = op == FUNC_TILE_ALLGATHER ? (int)b : 0;
 
-            if (op == FUNC_TILE_REDUCE || (single && me != (op == FUNC_TILE_IGET ||
-                                                                    op == FUNC_TILE_ROW_GET
-                                                                ? 0
-                                                                : 1)) ||
+            if (op == FUNC_TILE_REDUCE ||
+                (single && me != (op == FUNC_TILE_IGET || op == FUNC_TILE_ROW_GET ? 0 : 1)) ||
                 (!single && from == me))
                 continue;
             for (size_t r = 0; r < rows; r++) {
@@ -269,13 +269,13 @@ int func_tile_engine(func_run_t *run, size_t size, long loops, func_row_t *row)
                     long got = op == FUNC_TILE_IGET || op == FUNC_TILE_ROW_GET
                                    ? (c < cols ? local[r * cols + c] : 0)
                                    : target[b * rows * ld + r * ld + c];
-                    long want = c < cols ? func_tile_value(run,
-                                                           op == FUNC_TILE_IGET ||
-                                                                   op == FUNC_TILE_ROW_GET
-                                                               ? 2
-                                                               : (size_t)from + 1,
-                                                           r * cols + c, 0)
-                                         : 0;
+                    long want =
+                        c < cols ? func_tile_value(run,
+                                                   op == FUNC_TILE_IGET || op == FUNC_TILE_ROW_GET
+                                                       ? 2
+                                                       : (size_t)from + 1,
+                                                   r * cols + c, 0)
+                                 : 0;
 
                     row->errors += got != want;
                 }
@@ -322,8 +322,8 @@ int func_order_engine(func_run_t *run, size_t size, long loops, func_row_t *row)
 
                 for (size_t off = 0; off < size; off += chunk)
                     if (op == FUNC_ORDER_NBI_CHUNKS)
-                        symh_putmem_nbi(data + off, src + off, size - off < chunk ? size - off : chunk,
-                                        pe);
+                        symh_putmem_nbi(data + off, src + off,
+                                        size - off < chunk ? size - off : chunk, pe);
                     else
                         symh_putmem(data + off, src + off, size - off < chunk ? size - off : chunk,
                                     pe);

@@ -1,4 +1,5 @@
-/* symh_functional_tests: every test type of rocSHMEM's driver with its number (docs/functional-tests.md). */
+/* symh_functional_tests: every test type of rocSHMEM's driver with its number
+ * (docs/functional-tests.md). */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
