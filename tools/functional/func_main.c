@@ -363,6 +363,9 @@ int main(int argc, char **argv)
         /* No host analogue: say why once (the first rank, or a run without mpirun). */
         const char *rank = getenv("OMPI_COMM_WORLD_RANK");
 
+        if (!rank)
+            rank = getenv("PMI_RANK");
+
         if (!rank || strcmp(rank, "0") == 0)
             printf("symh_functional_tests: %s (%d) skipped: %s\n", test->name, test->number,
                    test->why_not);
