@@ -41,8 +41,8 @@ else()
   file(RELATIVE_PATH SYMH_BIN_TO_LIB /p/${CMAKE_INSTALL_BINDIR} /p/${CMAKE_INSTALL_LIBDIR})
   set(SYMH_INSTALL_RPATH "$ORIGIN/${SYMH_BIN_TO_LIB}")
 endif()
-set_target_properties(symh_info PROPERTIES INSTALL_RPATH "${SYMH_INSTALL_RPATH}"
-  INSTALL_RPATH_USE_LINK_PATH ON)
+set_target_properties(symh_info symh_functional_tests PROPERTIES
+  INSTALL_RPATH "${SYMH_INSTALL_RPATH}" INSTALL_RPATH_USE_LINK_PATH ON)
 set_target_properties(symheap PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 
 # ---- libraries and programs -------------------------------------------------------------------
@@ -50,7 +50,7 @@ install(TARGETS symheap symheap_static EXPORT symheapTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS symh_info RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS symh_info symh_functional_tests RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # ---- CMake package: find_package(symheap) -> symheap::symheap, symheap::symheap_static --------
 install(EXPORT symheapTargets NAMESPACE symheap:: DESTINATION ${SYMH_INSTALL_CMAKEDIR})
