@@ -23,6 +23,7 @@ PACKAGES=(
     libfabric-dev      # the libfabric transport (src/transport/ofi)
     libfabric-bin      # fi_info: the providers libfabric sees
     libamdhip64-dev    # HIP headers: the HIP device backend is built (run only where a GPU is)
+    gfortran           # the Fortran interface of the device allocator (src/fortran, docs/fortran.md)
 )
 
 BUILD_DIR=build

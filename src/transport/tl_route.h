@@ -1,5 +1,6 @@
 /* transport: the route of each peer (which transport carries RMA to it), chosen once at init
- * from SYMH_TRANSPORT, SYMH_NIC, SYMH_DISABLE_MIXED_IPC, the node grouping and the transports built in. */
+ * from SYMH_TRANSPORT, SYMH_NIC, SYMH_DISABLE_MIXED_IPC, the node grouping and the transports built
+ * in. */
 #ifndef SYMH_TL_ROUTE_H
 #define SYMH_TL_ROUTE_H
 
@@ -7,8 +8,8 @@
 
 #include "transport/tl.h"
 
-/* Whether SYMH_TRANSPORT, SYMH_NIC and SYMH_DISABLE_MIXED_IPC can be honoured by this build; on failure
- * `msg` says why (the caller decides which PE logs it). */
+/* Whether SYMH_TRANSPORT, SYMH_NIC and SYMH_DISABLE_MIXED_IPC can be honoured by this build; on
+ * failure `msg` says why (the caller decides which PE logs it). */
 int symh_tl_route_check(char *msg, size_t msg_len);
 /* Fills the route of every PE; symh_tl_route_check must have passed. */
 int symh_tl_route_init(void);

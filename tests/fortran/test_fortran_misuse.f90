@@ -93,7 +93,9 @@ program test_fortran_misuse
   write(*, '(A)') 'case ok'
 contains
   integer(I4P) function stats()
-    call dev_get_alloc_stats(allocs=stats)
+    integer(I4P) :: n
+    call dev_get_alloc_stats(allocs=n)
+    stats = n
   end function
   logical function check_values(v)
     integer, intent(in) :: v(:)

@@ -279,6 +279,49 @@ TEST_F(Boot, TransportRefusedOnOnePeFailsThemAll)
     symh_finalize();
 }
 
+// SYMH_NIC picks the NIC transport between nodes while IPC stays on the node; it must not
+// contradict a forced transport, and must name one this build has (docs/transports.md).
+TEST_F(Boot, NicChoiceKeepsIpcOnTheNodeAndRefusesContradictions)
+{
+    std::string built = symh_shim_tl_nic_built();
+    for (const char *nic : { "ucx", "ofi" }) {
+        setenv("SYMH_NIC", nic, 1);
+        setenv("SYMH_TRANSPORT", "ipc", 1);
+        std::string log = symh_captured_log([] { EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_init()); });
+        bool named =
+            contains(log, std::string("SYMH_NIC=") + nic + " contradicts SYMH_TRANSPORT=ipc");
+        EXPECT_EQ(symh_test_world_rank() == 0, named) << log;
+        EXPECT_EQ(1, count_pes(named));
+        const char *other = std::string(nic) == "ucx" ? "ofi" : "ucx";
+        if (contains(built, other)) {
+            setenv("SYMH_TRANSPORT", other, 1);
+            log = symh_captured_log([] { EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_init()); });
+            named = contains(log, std::string("SYMH_NIC=") + nic +
+                                      " contradicts SYMH_TRANSPORT=" + other);
+            EXPECT_EQ(symh_test_world_rank() == 0, named) << log;
+        }
+        unsetenv("SYMH_TRANSPORT");
+        if (!contains(built, nic)) {
+            log = symh_captured_log([] { EXPECT_EQ(SYMH_ERR_UNSUPPORTED, symh_init()); });
+            EXPECT_EQ(symh_test_world_rank() == 0,
+                      contains(log, std::string("SYMH_NIC=") + nic + ": this build has no"))
+                << log;
+            continue;
+        }
+        // Accepted: the node through IPC, other nodes (pretend or real) through `nic`.
+        ASSERT_EQ(SYMH_OK, symh_init());
+        for (int pe = 0; pe < symh_n_pes(); ++pe)
+            if (pe != symh_my_pe()) {
+                EXPECT_EQ(symh_test_same_node(pe, symh_my_pe()) ? std::string("ipc") : nic,
+                          transport_of(pe))
+                    << pe;
+                EXPECT_EQ(expected_route(pe), transport_of(pe)) << pe;
+            }
+        symh_finalize();
+    }
+    unsetenv("SYMH_NIC");
+}
+
 TEST_F(Boot, IpcOnlyContradictsDisabledMixedIpc)
 {
     setenv("SYMH_TRANSPORT", "ipc", 1);

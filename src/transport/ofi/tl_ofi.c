@@ -812,9 +812,7 @@ static void symh_tl_ofi_chan_destroy(symh_tl_chan_t *chan);
 /* symh_finalize's close (tl_nic.h): libfabric's endpoints owe their peers nothing once quiet
  * has completed every operation (the tcp and sockets providers close without a flush), so there
  * is nothing to do before the barrier. */
-static void symh_tl_ofi_close(void)
-{
-}
+static void symh_tl_ofi_close(void) {}
 
 /* The caller destroys every context's channel first; one still open here (a context the program
  * never destroyed) is destroyed with a warning, since its endpoint would keep the domain open. */
