@@ -196,9 +196,11 @@ configure_main() {
 
 # Without libfabric: the thread build runs UCX's configurations and proves that a transport the
 # build lacks is refused (tests/mpi test_mpi_boot); the other two builds run every transport.
+# Without the Fortran interface: its tests start no threads (nothing for ThreadSanitizer to see),
+# and gfortran would link gcc's thread runtime beside clang's; the address build keeps it.
 configure_tsan() {
     configure "$TSAN_BUILD_DIR" CC=clang CXX=clang++ -- -DSYMH_SANITIZE=thread -DSYMH_WERROR=ON \
-        -DSYMH_WITH_OFI=OFF
+        -DSYMH_WITH_OFI=OFF -DSYMH_FORTRAN=OFF
 }
 
 configure_asan() {

@@ -42,5 +42,5 @@ if(SYMH_FUZZ)
     message(FATAL_ERROR "SYMH_FUZZ needs clang (configure with CC=clang CXX=clang++)")
   endif()
   # Every object gets coverage instrumentation; only fuzz targets link the libFuzzer main.
-  add_compile_options(-fsanitize=fuzzer-no-link)
+  add_compile_options($<$<COMPILE_LANGUAGE:C,CXX>:-fsanitize=fuzzer-no-link>) # not gfortran's
 endif()

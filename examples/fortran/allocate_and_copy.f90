@@ -35,4 +35,5 @@ program heat_2
   call dev_free(t_dev)
   call dev_get_alloc_stats(allocs=allocs)
   print '(A,I0)', 'live device allocations: ', allocs
+  deallocate(t, h) ! the main program's variables are never freed for us
 end program
