@@ -329,15 +329,29 @@ contains
 
   ! Checks a copy's device range [dp, +nbytes) (dp null: not contiguous) under the policy, then
   ! copies; .true. when the caller is to copy by assignment instead (as before the registry).
-  logical function h_copy(routine, to_device, dp, hp, nbytes, ierr)
+  logical function h_copy(routine, to_device, dp, hp, nbytes, ierr, dst_bytes)
     character(*), intent(in) :: routine
     integer, intent(in) :: to_device
     type(c_ptr), intent(in) :: dp, hp
     integer(c_size_t), intent(in) :: nbytes
     integer(I4P), intent(out), optional :: ierr
+    ! The destination's size where the caller knows it: a copy into a smaller array would write
+    ! past it (memory safety, whatever the registry policy): FUNDAL_ERR_MEMCPY_FAILED.
+    integer(c_size_t), intent(in), optional :: dst_bytes
     integer(I4P) :: code
     h_copy = .false.
     if (present(ierr)) ierr = 0
+    if (present(dst_bytes)) then
+      if (dst_bytes /= nbytes) then
+        if (.not. present(ierr)) then
+          write(error_unit, '(A,I0,A,I0,A)') 'symheap_dev: ' // routine // ': dst has ', dst_bytes, &
+              ' bytes but src ', nbytes, ' (the arrays differ in size)'
+          error stop 1
+        end if
+        ierr = FUNDAL_ERR_MEMCPY_FAILED
+        return
+      end if
+    end if
     if (nbytes == 0) return
     code = h_range(routine, dp, nbytes, present(ierr), h_copy)
     if (code == 0 .and. .not. h_copy) then

@@ -15,6 +15,7 @@ run() { # policy case expect(ok|stop|warn)
     warn) [ $rc -eq 0 ] && [ "$out" = "case ok" ] && echo "$err" | grep -q "symheap_dev: warning: " ;;
     err) [ $rc -eq 0 ] && [ "$out" = "case ok" ] && [ -n "$err" ] ;;
     stop) [ $rc -ne 0 ] && echo "$err" | grep -q "registry policy error: stopping" ;;
+    size) [ $rc -ne 0 ] && echo "$err" | grep -q "the arrays differ in size" ;;
     esac
     if [ $? -eq 0 ]; then
         echo "ok   $1 $2 ($3)"
@@ -40,6 +41,11 @@ for c in free_alias free_devid copy_strided copy_past_end; do
 done
 for c in free_devid_ierr free_devid copy_strided_ierr copy_strided; do
     run off $c ok
+done
+# Arrays of different sizes: refused under every policy (the copy would write past one).
+for p in off warn error; do
+    run $p copy_size_ierr ok
+    run $p copy_size size
 done
 rm -f /tmp/symh_misuse_err.$$
 exit $fail

@@ -72,6 +72,12 @@ program test_fortran_misuse
     s(1:10) => a
     call dev_memcpy_from_device(h(1:8), s(3:10))
     ok = all(h == 2._R8P)
+  case ('copy_size_ierr') ! a smaller host array: refused whatever the policy, nothing written
+    call dev_memcpy_from_device(h(1:4), a, ierr)
+    ok = ierr == FUNDAL_ERR_MEMCPY_FAILED .and. all(h == 2._R8P)
+  case ('copy_size') ! without ierr: one line and error stop, before anything is written
+    call dev_memcpy_to_device(a, h(1:4))
+    ok = .false.
   case ('replace_alias')
     alias => a
     call dev_free(a)

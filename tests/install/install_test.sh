@@ -12,6 +12,7 @@
 #   SYMHTEST_MPIEXEC       mpiexec or mpirun
 #   SYMHTEST_VERSION       the version being installed
 #   SYMHTEST_BINDIR, SYMHTEST_LIBDIR, SYMHTEST_INCLUDEDIR  install layout (GNUInstallDirs)
+#   SYMHTEST_FORTRAN       a Fortran compiler when the build has the Fortran interface (else empty)
 #   SYMHTEST_KEEP=1        keep the temporary directory
 # Steps: install; check the files; symh_info; symhcc, oshcc, oshc++, oshrun -showme/--help;
 # (a) find_package(symheap); (b) pkg-config; (c) symhcc; each program under `mpiexec -np 2`;
@@ -36,6 +37,7 @@ set -eu
 : "${SYMHTEST_CONFIG:=}"
 : "${SYMHTEST_PKG_CONFIG:=}"
 : "${SYMHTEST_KEEP:=0}"
+: "${SYMHTEST_FORTRAN:=}"
 
 # Open MPI refuses root without these, and 2 PEs may be more than the cores it sees.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
@@ -286,6 +288,24 @@ run_osh "$tmp/cmake-build/consumer_osh"
 # the forwarding directory keeps symheap's <shmem.h> first.
 logged env OSHCC_CC="${OSHCC_CC:-mpicc} -isystem $incdir" "$bindir/oshcc" -Wall -Wextra \
     -Werror -c "$SYMHTEST_CONSUMER_DIR/osh_consumer.c" -o "$tmp/osh_system.o"
+
+if [ -n "$SYMHTEST_FORTRAN" ]; then
+    step "(e) Fortran: symhfort and pkg-config symheap-fortran"
+    logged "$bindir/symhfort" -Wall -Werror "$SYMHTEST_CONSUMER_DIR/fort_consumer.f90" \
+        -o "$tmp/fort_consumer"
+    logged "$tmp/fort_consumer"
+    grep -q '^fortran consumer: ok' "$log" || fail "fort_consumer did not print ok" "$log"
+    logged "$bindir/symhfort" -showme x.f90
+    grep -q -F -- "symheap_fortran" "$log" || fail "symhfort -showme does not link it" "$log"
+    if [ "$pkg_config_skipped" = 0 ]; then
+        # shellcheck disable=SC2046 # the flags are words
+        logged "$SYMHTEST_FORTRAN" "$SYMHTEST_CONSUMER_DIR/fort_consumer.f90" \
+            $(PKG_CONFIG_PATH="$libdir/pkgconfig" "$SYMHTEST_PKG_CONFIG" --cflags --libs \
+                symheap-fortran) -Wl,-rpath,"$libdir" -o "$tmp/fort_pkgconfig"
+        logged "$tmp/fort_pkgconfig"
+        grep -q '^fortran consumer: ok' "$log" || fail "fort_pkgconfig did not print ok" "$log"
+    fi
+fi
 
 step "moved prefix: symhcc, oshcc and symh_info follow it"
 mv "$prefix" "$tmp/moved"
