@@ -47,7 +47,8 @@ namespace
 
 // The node of every world rank on real hosts: the world rank of the node's first PE, from MPI's
 // shared-memory split (the hosts the PEs really share: one machine, or the nodes of
-// tests/cluster/cluster.sh). Learnt once, collectively, at the first point every PE passes
+// tests/cluster/cluster.sh). On one host (Open MPI's local size is the world's) that needs no
+// communication; across hosts it is learnt once, collectively, at the first point every PE passes
 // with MPI up (main, a test's start, or the first expected route asked for: the PEs run the same
 // tests in the same order).
 std::vector<int> symh_test_real_nodes;
@@ -57,6 +58,14 @@ void symh_test_learn_nodes()
     int initialized = 0, finalized = 0;
     if (!symh_test_real_nodes.empty() || symh_test_node_size() > 0)
         return;
+    // Every rank on this host (Open MPI says so to each process): one node, and no collective,
+    // so that a test may ask for routes on some PEs only (test_mpi_hang asks on all but one).
+    const char *local_size = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    const char *world_size = getenv("OMPI_COMM_WORLD_SIZE");
+    if (local_size && world_size && atoi(local_size) == atoi(world_size) && atoi(world_size) > 0) {
+        symh_test_real_nodes.assign((size_t)atoi(world_size), 0);
+        return;
+    }
     MPI_Initialized(&initialized);
     MPI_Finalized(&finalized);
     if (!initialized || finalized)
