@@ -40,10 +40,7 @@ static struct {
 } symh_tl_nic_slots;
 
 _Thread_local symh_tl_nic_counts_t symh_tl_nic_counts;
-/* This thread's last registry hit (the local side of its last NIC transfer from a registered
- * buffer or device allocation), valid while no range leaves the registry. */
-static _Thread_local symh_reg_map_hint_t symh_tl_nic_hint
-    __attribute__((tls_model("initial-exec")));
+_Thread_local symh_reg_map_hint_t symh_tl_nic_hint;
 
 int symh_tl_nic_routed(int pe)
 {
@@ -129,9 +126,7 @@ void symh_tl_nic_close(void)
 
     if (nic == NULL)
         return;
-    if (nic->ops.quiet(NULL) != SYMH_OK)
-        symh_warn("symh_finalize: the %s transport's last quiet failed", nic->ops.name);
-    nic->close();
+    nic->close(); /* symh_finalize has quieted every channel before */
     /* The bootstrap's barrier drives the transport while it waits (the progress hook is still
      * installed): a peer still closing its endpoints to this PE gets the progress it needs. */
     if (symh_boot->barrier() != SYMH_OK)
@@ -219,7 +214,6 @@ static int symh_tl_nic_find(const void *addr, size_t bytes, symh_tl_local_t *loc
     ++symh_tl_nic_counts.lookups;
     if (symh_reg_map_lookup_hinted(symh_reg_registry, a, &symh_tl_nic_hint, &e) != SYMH_OK)
         return SYMH_ERR_NOT_REGISTERED;
-    symh_tl_nic_counts.hint_hit = symh_tl_nic_hint.hits;
     *entry = e;
     if (e->tl_handles[0] == NULL || bytes > e->length - (a - e->base))
         return SYMH_ERR_NOT_REGISTERED;

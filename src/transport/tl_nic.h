@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "registration/reg_map.h"
 #include "transport/tl.h"
 
 /* Key slots: 0 = internal area + heap, 1 = the executable's globals (tl_data.h: registered at init
@@ -125,12 +126,16 @@ int symh_tl_nic_lookup(const void *addr, size_t bytes, symh_tl_local_t *local);
 /* This thread's counts of the local side's path (tests read them through the shim to prove the
  * path a transfer took; each a plain increment of thread-local memory). */
 typedef struct {
-    uint64_t lookups;  /* local sides looked up outside the key slots (the registry asked) */
-    uint64_t hint_hit; /* of those, answered by this thread's last hit: no lock, no descent */
-    uint64_t posted;   /* transfers a transport posted with the slot's or handle's memory handle
-                        * or descriptor it was given (UCP_OP_ATTR_FIELD_MEMH, fi_mr_desc) */
+    uint64_t lookups; /* local sides looked up outside the key slots (the registry asked; of
+                       * those, symh_tl_nic_hint.hits were answered by the thread's last hit) */
+    uint64_t posted;  /* transfers a transport posted with the slot's or handle's memory handle
+                       * or descriptor it was given (UCP_OP_ATTR_FIELD_MEMH, fi_mr_desc) */
 } symh_tl_nic_counts_t;
 extern _Thread_local symh_tl_nic_counts_t symh_tl_nic_counts
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+/* This thread's last registry hit (the local side of its last NIC transfer from a registered
+ * buffer or device allocation), valid while no range leaves the registry (reg_map.h). */
+extern _Thread_local symh_reg_map_hint_t symh_tl_nic_hint
     __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 /* Collective parts of symmetric registration (runtime/rt_symm.c): the slot of the region at

@@ -219,7 +219,7 @@ const char *symh_shim_tl_nic_built(void)
 void symh_shim_nic_counts(uint64_t *lookups, uint64_t *hint_hits, uint64_t *posted)
 {
     *lookups = symh_tl_nic_counts.lookups;
-    *hint_hits = symh_tl_nic_counts.hint_hit;
+    *hint_hits = symh_tl_nic_hint.hits;
     *posted = symh_tl_nic_counts.posted;
 }
 

@@ -385,6 +385,16 @@ int main(int argc, char **argv)
         symh_finalize();
         return 2;
     }
+    /* The engines fill and check the local buffer with host loads and stores: a GPU backend's
+     * device memory would need copies the driver does not make. */
+    if (opts.buf_type == FUNC_BUF_DEVICE && symh_device_kind(0) != SYMH_DEVICE_KIND_HOST) {
+        if (run.me == 0)
+            printf("symh_functional_tests: -localbuftype device skipped: the %s backend's memory "
+                   "is not host-addressable and the driver checks buffers with host loads\n",
+                   symh_device_kind(0) == SYMH_DEVICE_KIND_CUDA ? "CUDA" : "HIP");
+        symh_finalize();
+        return FUNC_EXIT_SKIP;
+    }
     if (opts.wgs > 1 && provided < SYMH_THREAD_MULTIPLE) {
         if (run.me == 0)
             fprintf(stderr, "symh_functional_tests: -w %d needs SYMH_THREAD_MULTIPLE\n", opts.wgs);

@@ -287,24 +287,10 @@ static void symh_tl_ucx_close_eps(symh_tl_ucx_chan_t *ch)
     free(requests);
 }
 
-/* symh_finalize's close (tl_nic.h): every channel's remote keys destroyed and endpoints closed,
- * each close (a flush) waited for while this PE's workers progress. Peers do the same at the
- * same time and then wait in a barrier that keeps progressing, so a flush to a peer completes
- * before that peer's worker goes: no "Endpoint timeout" at finalize across hosts. fini then
- * finds nothing left to close. */
-static void symh_tl_ucx_close(void)
+/* A channel's remote keys destroyed and endpoints closed, each close (a flush) waited for while
+ * this PE's workers progress; the worker stays. */
+static void symh_tl_ucx_chan_close(symh_tl_ucx_chan_t *ch)
 {
-    symh_tl_ucx_chan_t *ch;
-
-    for (ch = symh_ucx.chans; ch != NULL; ch = ch->next) {
-        if (ch->rkeys != NULL) {
-            for (int slot = 0; slot < symh_ucx.n_slots; slot++)
-                symh_tl_ucx_drop_slot(ch, slot);
-        }
-        if (ch->eps != NULL && ch->worker != NULL)
-            symh_tl_ucx_close_eps(ch);
-    }
-    ch = &symh_ucx.def;
     if (ch->rkeys != NULL) {
         for (int slot = 0; slot < symh_ucx.n_slots; slot++)
             symh_tl_ucx_drop_slot(ch, slot);
@@ -313,16 +299,22 @@ static void symh_tl_ucx_close(void)
         symh_tl_ucx_close_eps(ch);
 }
 
+/* symh_finalize's close (tl_nic.h): every channel closed (symh_tl_ucx_chan_close). Peers do the
+ * same at the same time and then wait in a barrier that keeps progressing, so a flush to a peer
+ * completes before that peer's worker goes: no "Endpoint timeout" at finalize across hosts. fini
+ * then finds nothing left to close. */
+static void symh_tl_ucx_close(void)
+{
+    for (symh_tl_ucx_chan_t *ch = symh_ucx.chans; ch != NULL; ch = ch->next)
+        symh_tl_ucx_chan_close(ch);
+    symh_tl_ucx_chan_close(&symh_ucx.def);
+}
+
 /* Closes a channel's endpoints, then destroys its keys and its worker (a context's channel, or the
  * default one at fini). */
 static void symh_tl_ucx_chan_free(symh_tl_ucx_chan_t *ch)
 {
-    if (ch->rkeys != NULL) {
-        for (int slot = 0; slot < symh_ucx.n_slots; slot++)
-            symh_tl_ucx_drop_slot(ch, slot);
-    }
-    if (ch->eps != NULL && ch->worker != NULL)
-        symh_tl_ucx_close_eps(ch);
+    symh_tl_ucx_chan_close(ch);
     free(ch->eps);
     free(ch->rkeys);
     ch->eps = NULL;
