@@ -20,6 +20,11 @@
 #define SHMEM_MAX_NAME_LEN  SYMH_MAX_NAME_LEN
 /* What shmem_info_get_name writes. */
 #define SHMEM_VENDOR_STRING SYMH_VENDOR_STRING " " SYMH_VERSION_STRING
+/* The vendor macro: defined by symheap's <shmem.h> alone, so that bindings and build systems which
+ * tell implementations apart by a macro (OSHMEM_MAJOR_VERSION for Open MPI's, OSHMPI_NUMVERSION for
+ * OSHMPI's) can recognise symheap, and compare versions in #if (docs/openshmem.md "Telling
+ * symheap apart"). major * 10000 + minor * 100 + patch. */
+#define SYMHEAP_NUMVERSION (SYMH_VERSION_MAJOR * 10000 + SYMH_VERSION_MINOR * 100 + SYMH_VERSION_PATCH)
 
 #define SHMEM_THREAD_SINGLE     SYMH_THREAD_SINGLE
 #define SHMEM_THREAD_FUNNELED   SYMH_THREAD_FUNNELED
