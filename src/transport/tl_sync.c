@@ -160,10 +160,17 @@ static int symh_tl_sync_array_args_ok(const char *func, int cmp, const void *val
     return 0;
 }
 
+/* Where this thread's next _any call starts looking: one past the index the last one returned.
+ * OpenSHMEM asks that repeated _any calls over the same ready elements return each of them in
+ * turn, not the lowest forever: a program that polls test_any without a status mask and counts
+ * the distinct indices it has seen must get them all (the lowest-first answer starves the rest). */
+static _Thread_local size_t symh_tl_sync_any_next;
+
 /* One routine per type behind the twelve array forms: checks the call, then scans the included
  * elements until the mode's condition holds (at once when `wait` is 0). ALL returns 1 when every
- * included element compares true, ANY the first index that does (or SIZE_MAX), SOME how many do
- * (their indices, ascending, into `indices`). */
+ * included element compares true, ANY the first index that does at or after where this thread's
+ * last _any left off, wrapping around (or SIZE_MAX), SOME how many do (their indices, ascending,
+ * into `indices`). */
 #define SYMH_TL_SYNC_ARRAY_DEFINE(NAME, TYPE)                                                      \
     static size_t symh_tl_sync_array_##NAME(                                                       \
         const char *func, int mode, int wait, TYPE *ivars, size_t nelems, size_t *indices,         \
@@ -171,7 +178,7 @@ static int symh_tl_sync_array_args_ok(const char *func, int cmp, const void *val
     {                                                                                              \
         const symh_tl_rma_access_t access = { func, "ivars", sizeof(TYPE), _Alignof(TYPE),         \
                                               SYMH_TL_RMA_BLOCKING };                              \
-        size_t i, hits, first, included;                                                           \
+        size_t i, hits, first, after, included, start;                                             \
         const TYPE *local;                                                                         \
         symh_wait_t w;                                                                             \
         TYPE value;                                                                                \
@@ -186,10 +193,13 @@ static int symh_tl_sync_array_args_ok(const char *func, int cmp, const void *val
         local = (const TYPE *)symh_tl_rma_xlate(&access, ivars, nelems, symh_tl_rma.my_pe);        \
         if (local == NULL)                                                                         \
             return symh_tl_sync_none(mode);                                                        \
+        start = symh_tl_sync_any_next;                                                             \
+        if (!wait && symh_tl_nic != NULL) /* a test polls: NIC-delivered updates need progress */  \
+            symh_tl_nic_progress();                                                                \
         symh_wait_start(&w, SYMH_TL_SYNC_SPINS);                                                   \
         for (;;) {                                                                                 \
             hits = included = 0;                                                                   \
-            first = SIZE_MAX;                                                                      \
+            first = after = SIZE_MAX;                                                              \
             for (i = 0; i < nelems; ++i) {                                                         \
                 if (status != NULL && status[i] != 0)                                              \
                     continue;                                                                      \
@@ -199,6 +209,8 @@ static int symh_tl_sync_array_args_ok(const char *func, int cmp, const void *val
                     continue;                                                                      \
                 if (first == SIZE_MAX)                                                             \
                     first = i;                                                                     \
+                if (after == SIZE_MAX && i >= start)                                               \
+                    after = i;                                                                     \
                 if (mode == SYMH_TL_SYNC_SOME)                                                     \
                     indices[hits] = i;                                                             \
                 ++hits;                                                                            \
@@ -215,7 +227,12 @@ static int symh_tl_sync_array_args_ok(const char *func, int cmp, const void *val
         symh_status_set(SYMH_OK);                                                                  \
         if (mode == SYMH_TL_SYNC_ALL)                                                              \
             return hits == included;                                                               \
-        return mode == SYMH_TL_SYNC_ANY ? first : hits;                                            \
+        if (mode == SYMH_TL_SYNC_SOME)                                                             \
+            return hits;                                                                           \
+        first = after != SIZE_MAX ? after : first;                                                 \
+        if (first != SIZE_MAX)                                                                     \
+            symh_tl_sync_any_next = first + 1;                                                     \
+        return first;                                                                              \
     }                                                                                              \
     void symh_##NAME##_wait_until_all(TYPE *ivars, size_t nelems, const int *status, int cmp,      \
                                       TYPE cmp_value)                                              \

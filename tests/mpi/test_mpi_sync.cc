@@ -9,6 +9,7 @@
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <set>
@@ -338,14 +339,22 @@ template <typename T> void run_arrays(const ArrayOps<T> &ops)
                                      : ops.test_some(iv, n, idx, status, cmp, scalar);
                 EXPECT_EQ(SYMH_OK, symh_last_error());
                 EXPECT_EQ(want.size() == included, all != 0);
-                EXPECT_EQ(want.empty() ? SIZE_MAX : want[0], any);
+                // _any: one of the matching indices (which one rotates from call to call),
+                // SIZE_MAX when none matches.
+                auto matches = [&](size_t i) {
+                    return std::find(want.begin(), want.end(), i) != want.end();
+                };
+                if (want.empty())
+                    EXPECT_EQ(SIZE_MAX, any);
+                else
+                    EXPECT_TRUE(matches(any)) << any;
                 ASSERT_EQ(want.size(), some);
                 for (size_t k = 0; k < some; ++k)
                     EXPECT_EQ(want[k], idx[k]);
                 if (!want.empty()) { // the waits return at once with the same answers
                     size_t widx[n] = {};
-                    EXPECT_EQ(want[0], vector ? ops.wait_any_vector(iv, n, status, cmp, cmp_values)
-                                              : ops.wait_any(iv, n, status, cmp, scalar));
+                    EXPECT_TRUE(matches(vector ? ops.wait_any_vector(iv, n, status, cmp, cmp_values)
+                                               : ops.wait_any(iv, n, status, cmp, scalar)));
                     EXPECT_EQ(want.size(),
                               vector ? ops.wait_some_vector(iv, n, widx, status, cmp, cmp_values)
                                      : ops.wait_some(iv, n, widx, status, cmp, scalar));
@@ -567,12 +576,17 @@ TEST_F(Routines, MallocWithHintsTeamPtrQueryThreadPcontrol)
 {
     void *a = symh_malloc_with_hints(1000, SYMH_MALLOC_ATOMICS_REMOTE | SYMH_MALLOC_SIGNAL_REMOTE);
     ASSERT_NE(nullptr, a);
-    // An unknown hint fails on every PE (the lowest failing PE logs the job's one line).
+    // A hint bit OpenSHMEM 1.5 does not define is ignored, without a line at the default level:
+    // the allocation is made, symmetric, on every PE.
     void *b = a;
     std::string log = symh_captured_log([&] { b = symh_malloc_with_hints(64, 1L << 5); });
-    EXPECT_EQ(nullptr, b);
-    EXPECT_EQ(SYMH_ERR_INVALID_ARG, symh_last_error());
-    EXPECT_EQ(1, count_pes(count_lines(log, "hints 0x20 has bits") == 1)) << log;
+    ASSERT_NE(nullptr, b);
+    EXPECT_EQ(SYMH_OK, symh_last_error());
+    EXPECT_EQ(0u, log_lines(log)) << log;
+    symh_long_p(static_cast<long *>(b), me(), right());
+    symh_barrier_all();
+    EXPECT_EQ(left(), *static_cast<long *>(b));
+    symh_free(b);
     log = symh_captured_log([&] { b = symh_malloc_with_hints(0, 0); });
     EXPECT_EQ(nullptr, b);
     for (int pe = 0; pe < npes(); ++pe)
