@@ -16,10 +16,17 @@
  *   reset, and the root's next release always finds the member's word reset: the same pSync
  *   serves consecutive barriers with no other synchronization, as the specification allows.
  *   2 (PE_size - 1) small messages, O(PE_size) at the root: fine for a deprecated routine.
- * - broadcast, fcollect, alltoall (pSync[0]): each sender puts its block straight into the
- *   receivers' dest with put-with-signal (SYMH_SIGNAL_ADD 1 on the receiver's pSync[0]); a
- *   receiver waits until the word counts its senders, then stores 0. One message per block, no
- *   round trip; the signal orders the data before it on every transport.
+ * - fcollect, alltoall (pSync[0]): each sender puts its block straight into the receivers' dest
+ *   with put-with-signal (SYMH_SIGNAL_ADD 1 on the receiver's pSync[0]); a receiver waits until
+ *   the word counts its senders, then stores 0. One message per block, no round trip; the signal
+ *   orders the data before it on every transport. A member that returns has had a block from
+ *   every other member, so each of them has left its previous call on any pSync.
+ * - broadcast (pSync[0], pSync[1]): the root puts to each member with a signal on its pSync[0], as
+ *   above, and each member, once it has stored 0 back, adds 1 to the root's pSync[1]; the root
+ *   returns when all have, after resetting that word. Without the acknowledgement nothing tells
+ *   the root that a member is done: a program that alternates two pSync arrays with no barrier
+ *   between broadcasts (which the specification allows) lets the root run two calls ahead and
+ *   signal into a pSync[0] the member has not yet reset, and the reset loses that signal.
  * - collect (pSync[0], pSync[1]): as fcollect, after a chain of offsets: member i learns where
  *   its block starts from member i - 1 (a fetching swap of offset + 1 into pSync[1]), passes
  *   offset + nelems on, and resets its word.
@@ -167,6 +174,7 @@ static void symh_shmem_broadcast(const char *func, void *dest, const void *sourc
         return;
     if (set.me != PE_root) {
         symh_shmem_wait_senders(pSync, 1);
+        symh_long_atomic_add(&pSync[1], 1, symh_shmem_set_pe(&set, PE_root));
         return;
     }
     /* The root's own dest is not written (the active-set broadcast's rule). */
@@ -174,6 +182,8 @@ static void symh_shmem_broadcast(const char *func, void *dest, const void *sourc
         symh_putmem_signal(dest, source, bytes, symh_shmem_signal_word(pSync), 1, SYMH_SIGNAL_ADD,
                            symh_shmem_set_pe(&set, (set.me + k) % set.size));
     symh_quiet();
+    symh_long_wait_until(&pSync[1], SYMH_CMP_GE, set.size - 1);
+    symh_long_atomic_swap(&pSync[1], 0, symh_my_pe());
 }
 
 /* collect (fixed == 0) and fcollect (fixed == 1). */
