@@ -66,6 +66,10 @@ static struct {
     uint64_t used;          /* bit s: slot s is live here */
 } symh_teams;
 
+/* The last generation given to a split team; never reset, so that no handle of an earlier team,
+ * or of an earlier symh_init, names a later one. */
+static uint32_t symh_team_gens;
+
 static size_t symh_team_round_up(size_t n, size_t to)
 {
     return (n + to - 1) / to * to;
@@ -225,6 +229,9 @@ static int symh_team_setup(struct symh_team *t, int slot, int *pes, int n, int p
     int i, me = symh_boot_info.my_pe;
 
     memset(t, 0, sizeof(*t));
+    if (++symh_team_gens == 0) /* never 0 after a wrap: each split's team a generation of its own */
+        ++symh_team_gens;
+    t->gen = symh_team_gens;
     t->peers = calloc((size_t)n, sizeof(*t->peers));
     t->root_uses = calloc((size_t)n, sizeof(*t->root_uses));
     t->checked = calloc((size_t)n, sizeof(*t->checked));
@@ -416,21 +423,40 @@ void symh_coll_team_fini(void)
     memset(&symh_teams, 0, sizeof(symh_teams));
 }
 
+/* A split team's handle: its slot and its generation, odd so that it is never the address of
+ * the predefined teams' handles (symh_team_world_handle, symh_team_shared_handle) nor 0
+ * (SYMH_TEAM_INVALID). The slot alone would not do: a destroyed team's slot is the next split's,
+ * and its old handle would name the new team (a program that kept it would get the new team's
+ * size where OpenSHMEM says -1). The generation differs, so the old handle names nothing. */
+#define SYMH_TEAM_HANDLE_SLOT_BITS 19
+
+static symh_team_t symh_team_handle(const struct symh_team *t)
+{
+    uintptr_t h =
+        ((uintptr_t)t->gen << (SYMH_TEAM_HANDLE_SLOT_BITS + 1)) | ((uintptr_t)t->slot << 1) | 1u;
+
+    return (symh_team_t)(void *)h;
+}
+
 struct symh_team *symh_coll_team_get(symh_team_t team)
 {
-    struct symh_team *t = team;
-    uintptr_t off;
+    uintptr_t h = (uintptr_t)(void *)team, slot;
+    struct symh_team *t;
 
     if (team == SYMH_TEAM_WORLD || team == SYMH_TEAM_SHARED) {
         t = team == SYMH_TEAM_WORLD ? &symh_team_world_object : &symh_team_shared_object;
         return __atomic_load_n(&t->live, __ATOMIC_ACQUIRE) == SYMH_TEAM_LIVE ? t : NULL;
     }
-    if (t == NULL || symh_teams.pool == NULL)
+    if ((h & 1u) == 0 || symh_teams.pool == NULL)
         return NULL;
-    off = (uintptr_t)t - (uintptr_t)symh_teams.pool;
-    if (off >= (size_t)symh_teams.teams_max * sizeof(*t) || off % sizeof(*t) != 0)
+    slot = (h >> 1) & (((uintptr_t)1 << SYMH_TEAM_HANDLE_SLOT_BITS) - 1);
+    if (slot >= (uintptr_t)symh_teams.teams_max)
         return NULL;
-    return __atomic_load_n(&t->live, __ATOMIC_ACQUIRE) == SYMH_TEAM_LIVE ? t : NULL;
+    t = &symh_teams.pool[slot];
+    if (__atomic_load_n(&t->live, __ATOMIC_ACQUIRE) != SYMH_TEAM_LIVE ||
+        (uint32_t)(h >> (SYMH_TEAM_HANDLE_SLOT_BITS + 1)) != t->gen)
+        return NULL;
+    return t;
 }
 
 struct symh_team *symh_coll_team_check(const char *func, symh_team_t team)
@@ -773,8 +799,11 @@ int symh_team_n_pes(symh_team_t team)
 
 int symh_team_get_config(symh_team_t team, long config_mask, symh_team_config_t *config)
 {
-    struct symh_team *t = symh_coll_team_check(__func__, team);
+    struct symh_team *t;
 
+    if (team == SYMH_TEAM_INVALID) /* OpenSHMEM: nonzero, and nothing to report */
+        return symh_status_set(SYMH_ERR_INVALID_ARG);
+    t = symh_coll_team_check(__func__, team);
     if (t == NULL)
         return symh_last_error();
     if ((config_mask & ~SYMH_TEAM_NUM_CONTEXTS) != 0 || (config_mask != 0 && config == NULL)) {
@@ -849,6 +878,8 @@ int symh_team_create_ctx(symh_team_t team, long options, symh_ctx_t *ctx)
 
     if (ctx != NULL)
         *ctx = SYMH_CTX_INVALID;
+    if (team == SYMH_TEAM_INVALID) /* OpenSHMEM: SYMH_CTX_INVALID and nonzero, quietly */
+        return symh_status_set(SYMH_ERR_INVALID_ARG);
     t = symh_coll_team_check(__func__, team);
     if (t == NULL)
         return symh_last_error();
@@ -1016,7 +1047,7 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
                    func, symh_boot_info.my_pe);
         return symh_status_set(status);
     }
-    *out = &symh_teams.pool[slot];
+    *out = symh_team_handle(&symh_teams.pool[slot]);
     return symh_status_set(SYMH_OK);
 }
 
@@ -1048,6 +1079,8 @@ int symh_team_split_strided(symh_team_t parent_team, int start, int stride, int 
 
     if (new_team != NULL)
         *new_team = SYMH_TEAM_INVALID;
+    if (parent_team == SYMH_TEAM_INVALID) /* OpenSHMEM: no team, nonzero, quietly */
+        return symh_status_set(SYMH_ERR_INVALID_ARG);
     parent = symh_coll_team_check(func, parent_team);
     if (parent == NULL)
         return symh_last_error();
@@ -1119,6 +1152,8 @@ int symh_team_split_2d(symh_team_t parent_team, int xrange, const symh_team_conf
         *xaxis_team = SYMH_TEAM_INVALID;
     if (yaxis_team != NULL)
         *yaxis_team = SYMH_TEAM_INVALID;
+    if (parent_team == SYMH_TEAM_INVALID) /* OpenSHMEM: no teams, nonzero, quietly */
+        return symh_status_set(SYMH_ERR_INVALID_ARG);
     parent = symh_coll_team_check(func, parent_team);
     if (parent == NULL)
         return symh_last_error();
@@ -1172,8 +1207,13 @@ int symh_team_split_2d(symh_team_t parent_team, int xrange, const symh_team_conf
 
 void symh_team_destroy(symh_team_t team)
 {
-    struct symh_team *t = symh_coll_team_check(__func__, team);
+    struct symh_team *t;
 
+    if (team == SYMH_TEAM_INVALID) { /* OpenSHMEM: no operation */
+        symh_status_set(SYMH_OK);
+        return;
+    }
+    t = symh_coll_team_check(__func__, team);
     if (t == NULL)
         return;
     if (t == &symh_team_world_object || t == &symh_team_shared_object) {

@@ -79,6 +79,7 @@ _Static_assert(sizeof(symh_team_record_t) == SYMH_TEAM_RECORD, "a record is one 
 
 struct symh_team {
     uint32_t live; /* SYMH_TEAM_LIVE while the team exists */
+    uint32_t gen;  /* this team's generation, part of its handle (coll_team.c) */
     uint32_t busy; /* SYMH_THREAD_MULTIPLE: a thread of this PE is in a collective on it */
     int slot;      /* its slot in every member's internal area */
     int my_pe;     /* this PE's number in the team */

@@ -308,14 +308,16 @@ static void *symh_heap_malloc_hints_call(size_t size, long hints)
     if (size == 0)
         symh_heap_call_fail(&call, SYMH_ERR_INVALID_ARG, SYMH_LOG_WARN,
                             "symh_malloc_with_hints: size 0 (returns NULL)");
-    else if ((hints & ~known) != 0)
-        symh_heap_call_fail(&call, SYMH_ERR_INVALID_ARG, SYMH_LOG_WARN,
-                            "symh_malloc_with_hints: hints %#lx has bits that are not "
-                            "SYMH_MALLOC_ATOMICS_REMOTE or SYMH_MALLOC_SIGNAL_REMOTE (returns "
-                            "NULL)",
-                            (unsigned long)hints);
-    else
+    else {
+        /* Hints are hints: a bit of a later specification (or another implementation's) must
+         * not turn a valid allocation into NULL. The heap is one kind of memory, so no hint
+         * changes the placement, known or not. The bits still take part in the agreement. */
+        if ((hints & ~known) != 0)
+            symh_debug("symh_malloc_with_hints: hints %#lx has bits other than "
+                       "SYMH_MALLOC_ATOMICS_REMOTE and SYMH_MALLOC_SIGNAL_REMOTE; ignored",
+                       (unsigned long)hints);
         symh_heap_local_alloc(&call, size, SYMH_HEAP_ALLOC_GRANULE);
+    }
     return symh_heap_finish_alloc(&call);
 }
 

@@ -191,6 +191,8 @@ int symh_ctx_get_team(symh_ctx_t ctx, symh_team_t *team)
         return symh_status_set(SYMH_ERR_INVALID_ARG);
     }
     *team = SYMH_TEAM_INVALID;
+    if (ctx == SYMH_CTX_INVALID) /* OpenSHMEM: SYMH_TEAM_INVALID and nonzero, quietly */
+        return symh_status_set(SYMH_ERR_INVALID_ARG);
     SYMH_TL_RMA_CHECK_UP(SYMH_ERR_NOT_INITIALIZED);
     if (ctx == SYMH_CTX_DEFAULT) {
         *team = SYMH_TEAM_WORLD;
