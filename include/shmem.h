@@ -24,7 +24,8 @@
  * tell implementations apart by a macro (OSHMEM_MAJOR_VERSION for Open MPI's, OSHMPI_NUMVERSION for
  * OSHMPI's) can recognise symheap, and compare versions in #if (docs/openshmem.md "Telling
  * symheap apart"). major * 10000 + minor * 100 + patch. */
-#define SYMHEAP_NUMVERSION (SYMH_VERSION_MAJOR * 10000 + SYMH_VERSION_MINOR * 100 + SYMH_VERSION_PATCH)
+#define SYMHEAP_NUMVERSION \
+    (SYMH_VERSION_MAJOR * 10000 + SYMH_VERSION_MINOR * 100 + SYMH_VERSION_PATCH)
 
 #define SHMEM_THREAD_SINGLE     SYMH_THREAD_SINGLE
 #define SHMEM_THREAD_FUNNELED   SYMH_THREAD_FUNNELED
@@ -55,9 +56,9 @@
 #define SHMEM_MALLOC_ATOMICS_REMOTE SYMH_MALLOC_ATOMICS_REMOTE
 #define SHMEM_MALLOC_SIGNAL_REMOTE  SYMH_MALLOC_SIGNAL_REMOTE
 
-/* The work arrays of the deprecated active-set collectives (src/shmem/). Their routines run over
- * symheap's team collectives and keep no state in pSync, so these only have to be sizes a
- * program can allocate; each is at least what OpenSHMEM implementations commonly use. */
+/* The work arrays of the deprecated active-set collectives (src/shmem/). Their routines use the
+ * first two words of pSync and no pWrk, so these only have to be sizes a program can allocate;
+ * each is at least what OpenSHMEM implementations commonly use. */
 #define SHMEM_SYNC_VALUE              0L
 #define SHMEM_SYNC_SIZE               64
 #define SHMEM_BARRIER_SYNC_SIZE       SHMEM_SYNC_SIZE
@@ -120,7 +121,7 @@ SYMH_SHMEM_ACTIVE_SET_DECLARE_(64)
 #undef SYMH_SHMEM_ACTIVE_SET_DECLARE_
 
 /* The active-set reductions shmem_TYPENAME_OP_to_all: X(NAME, TYPE) per type of each list (the
- * complex ones C only). */
+ * complex types std::complex in C++, <symheap/coll.h>). */
 #define SYMH_SHMEM_TO_ALL_BITWISE_TYPES(X) \
     X(short, short)                        \
     X(int, int)                            \
@@ -132,8 +133,8 @@ SYMH_SHMEM_ACTIVE_SET_DECLARE_(64)
     X(double, double)                     \
     X(longdouble, long double)
 #define SYMH_SHMEM_TO_ALL_COMPLEX_TYPES(X) \
-    X(complexd, double _Complex)           \
-    X(complexf, float _Complex)
+    X(complexd, SYMH_COMPLEXD)             \
+    X(complexf, SYMH_COMPLEXF)
 #define SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, OP)                                          \
     SYMH_API void shmem_##NAME##_##OP##_to_all(TYPE *dest, const TYPE *source, int nreduce, \
                                                int PE_start, int logPE_stride, int PE_size, \
@@ -151,9 +152,7 @@ SYMH_SHMEM_ACTIVE_SET_DECLARE_(64)
     SYMH_SHMEM_TO_ALL_ARITH_(NAME, TYPE)
 SYMH_SHMEM_TO_ALL_BITWISE_TYPES(SYMH_SHMEM_TO_ALL_BITWISE_)
 SYMH_SHMEM_TO_ALL_MINMAX_TYPES(SYMH_SHMEM_TO_ALL_MINMAX_)
-#ifndef __cplusplus
 SYMH_SHMEM_TO_ALL_COMPLEX_TYPES(SYMH_SHMEM_TO_ALL_ARITH_)
-#endif
 #undef SYMH_SHMEM_TO_ALL_BITWISE_
 #undef SYMH_SHMEM_TO_ALL_ARITH_
 #undef SYMH_SHMEM_TO_ALL_MINMAX_
@@ -570,9 +569,7 @@ SYMH_RMA_TYPES(SYMH_SHMEM_COLL_T_)
     SYMH_SHMEM_REDUCE_ARITH_DEF_(SYMH_SHMEM_TNAME_, NAME, TYPE)
 SYMH_REDUCE_BITWISE_TYPES(SYMH_SHMEM_REDUCE_BITWISE_T_)
 SYMH_REDUCE_MINMAX_TYPES(SYMH_SHMEM_REDUCE_MINMAX_T_)
-#ifndef __cplusplus
 SYMH_REDUCE_COMPLEX_TYPES(SYMH_SHMEM_REDUCE_ARITH_T_)
-#endif
 #undef SYMH_SHMEM_REDUCE_BITWISE_T_
 #undef SYMH_SHMEM_REDUCE_MINMAX_T_
 #undef SYMH_SHMEM_REDUCE_ARITH_T_
@@ -765,9 +762,13 @@ void symh_shmem_generic_type_not_supported(void);
 SYMH_END_C_DECLS
 
 /* ---- the type-generic interfaces ---------------------------------------------------------------
- * The types of each generic list are those of the corresponding X-macro list above less its
- * typedefs (int8_t .. uint64_t, size_t, ptrdiff_t name one of these types already, and _Generic
- * and overloading take each type once). X(NAME, TYPE, A, B) passes two arguments through. */
+ * The types of each generic list are those of the corresponding X-macro list above, each type
+ * once (_Generic and overloading take a type once): a typedef (int8_t .. uint64_t, size_t,
+ * ptrdiff_t) is left out where the list already names the type it stands for, and kept where it
+ * does not (the bitwise lists name no signed type but their int32_t and int64_t, and int8_t ..
+ * int64_t of the bitwise reductions). On the LP64 targets symheap builds for, int8_t .. int64_t
+ * are signed char, short, int and long, and uint8_t .. uint64_t, size_t and ptrdiff_t their
+ * unsigned and signed twins. X(NAME, TYPE, A, B) passes two arguments through. */
 #define SYMH_SHMEM_GEN_RMA_TYPES(X, A, B) \
     X(float, float, A, B)                 \
     X(double, double, A, B)               \
@@ -783,15 +784,19 @@ SYMH_END_C_DECLS
     X(uint, unsigned int, A, B)           \
     X(ulong, unsigned long, A, B)         \
     X(ulonglong, unsigned long long, A, B)
-#define SYMH_SHMEM_GEN_AMO_BITWISE_TYPES(X, A, B) \
-    X(uint, unsigned int, A, B)                   \
-    X(ulong, unsigned long, A, B)                 \
+#define SYMH_SHMEM_GEN_AMO_UNSIGNED_TYPES(X, A, B) \
+    X(uint, unsigned int, A, B)                    \
+    X(ulong, unsigned long, A, B)                  \
     X(ulonglong, unsigned long long, A, B)
+#define SYMH_SHMEM_GEN_AMO_BITWISE_TYPES(X, A, B) \
+    SYMH_SHMEM_GEN_AMO_UNSIGNED_TYPES(X, A, B)    \
+    X(int32, int32_t, A, B)                       \
+    X(int64, int64_t, A, B)
 #define SYMH_SHMEM_GEN_AMO_STANDARD_TYPES(X, A, B) \
     X(int, int, A, B)                              \
     X(long, long, A, B)                            \
     X(longlong, long long, A, B)                   \
-    SYMH_SHMEM_GEN_AMO_BITWISE_TYPES(X, A, B)
+    SYMH_SHMEM_GEN_AMO_UNSIGNED_TYPES(X, A, B)
 #define SYMH_SHMEM_GEN_AMO_FLOAT_TYPES(X, A, B) \
     X(float, float, A, B)                       \
     X(double, double, A, B)
@@ -812,7 +817,11 @@ SYMH_END_C_DECLS
     X(ushort, unsigned short, A, B)                  \
     X(uint, unsigned int, A, B)                      \
     X(ulong, unsigned long, A, B)                    \
-    X(ulonglong, unsigned long long, A, B)
+    X(ulonglong, unsigned long long, A, B)           \
+    X(int8, int8_t, A, B)                            \
+    X(int16, int16_t, A, B)                          \
+    X(int32, int32_t, A, B)                          \
+    X(int64, int64_t, A, B)
 #define SYMH_SHMEM_GEN_REDUCE_MINMAX_TYPES(X, A, B) \
     X(char, char, A, B)                             \
     X(schar, signed char, A, B)                     \
@@ -828,6 +837,10 @@ SYMH_END_C_DECLS
     X(float, float, A, B)                           \
     X(double, double, A, B)                         \
     X(longdouble, long double, A, B)
+/* sum and prod only (std::complex in C++). */
+#define SYMH_SHMEM_GEN_REDUCE_COMPLEX_TYPES(X, A, B) \
+    X(complexd, SYMH_COMPLEXD, A, B)                 \
+    X(complexf, SYMH_COMPLEXF, A, B)
 #define SYMH_SHMEM_GEN_OLD_AMO_TYPES(X, A, B) \
     X(int, int, A, B)                         \
     X(long, long, A, B)                       \
@@ -854,6 +867,7 @@ SYMH_SHMEM_GEN_AMO_BITWISE_TYPES(SYMH_SHMEM_CXX_CTX_, SYMH_SHMEM_AMO_BITWISE_, ~
 SYMH_SHMEM_GEN_RMA_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_COLL_DEF_, ~)
 SYMH_SHMEM_GEN_REDUCE_BITWISE_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_REDUCE_BITWISE_DEF_, ~)
 SYMH_SHMEM_GEN_REDUCE_MINMAX_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_REDUCE_MINMAX_DEF_, ~)
+SYMH_SHMEM_GEN_REDUCE_COMPLEX_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_REDUCE_ARITH_DEF_, ~)
 SYMH_SHMEM_GEN_P2P_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_P2P_DEF_, ~)
 SYMH_SHMEM_GEN_OLD_AMO_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_OLD_AMO_DEF_, ~)
 SYMH_SHMEM_GEN_OLD_AMO_EXTENDED_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_OLD_AMO_EXTENDED_DEF_, ~)
@@ -962,8 +976,7 @@ static inline void shmem_sync(int PE_start, int logPE_stride, int PE_size, long 
 /* sum and prod take the complex types too. */
 #define SYMH_SHMEM_GEN_REDUCE_ARITH_TYPES(X, A, B) \
     SYMH_SHMEM_GEN_REDUCE_MINMAX_TYPES(X, A, B)    \
-    X(complexd, double _Complex, A, B)             \
-    X(complexf, float _Complex, A, B)
+    SYMH_SHMEM_GEN_REDUCE_COMPLEX_TYPES(X, A, B)
 #define shmem_sum_reduce(...) \
     SYMH_SHMEM_TEAM_GEN_(SYMH_SHMEM_GEN_REDUCE_ARITH_TYPES, _sum_reduce, __VA_ARGS__)
 #define shmem_prod_reduce(...) \

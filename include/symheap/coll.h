@@ -15,6 +15,18 @@
 #include <symheap/rma.h>
 #include <symheap/team.h>
 
+/* The complex types of the sum and prod reductions: C's _Complex, and in C++ (which has no
+ * _Complex) std::complex, which the C++ standard lays out as an array of two, real part first,
+ * as C lays out _Complex: the same routines take either. */
+#ifdef __cplusplus
+#include <complex>
+#define SYMH_COMPLEXD std::complex<double>
+#define SYMH_COMPLEXF std::complex<float>
+#else
+#define SYMH_COMPLEXD double _Complex
+#define SYMH_COMPLEXF float _Complex
+#endif
+
 SYMH_BEGIN_C_DECLS
 
 /* ---- broadcast, collect, fcollect, alltoall, alltoalls (the standard RMA types) -------------
@@ -99,10 +111,10 @@ SYMH_RMA_TYPES(SYMH_COLL_DECLARE)
     X(double, double)                \
     X(longdouble, long double)
 
-/* sum and prod only; declared for C (C++ has no _Complex). */
+/* sum and prod only. */
 #define SYMH_REDUCE_COMPLEX_TYPES(X) \
-    X(complexd, double _Complex)     \
-    X(complexf, float _Complex)
+    X(complexd, SYMH_COMPLEXD)       \
+    X(complexf, SYMH_COMPLEXF)
 
 /* The operations of each type list: X(OP) */
 #define SYMH_REDUCE_BITWISE_OPS(X) X(and) X(or) X(xor)
@@ -126,9 +138,7 @@ SYMH_RMA_TYPES(SYMH_COLL_DECLARE)
     SYMH_REDUCE_DECLARE_OP(NAME, TYPE, prod)
 SYMH_REDUCE_BITWISE_TYPES(SYMH_REDUCE_DECLARE_BITWISE)
 SYMH_REDUCE_MINMAX_TYPES(SYMH_REDUCE_DECLARE_MINMAX)
-#ifndef __cplusplus
 SYMH_REDUCE_COMPLEX_TYPES(SYMH_REDUCE_DECLARE_ARITH)
-#endif
 #undef SYMH_REDUCE_DECLARE_BITWISE
 #undef SYMH_REDUCE_DECLARE_MINMAX
 #undef SYMH_REDUCE_DECLARE_ARITH
