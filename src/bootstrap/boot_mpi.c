@@ -1,10 +1,13 @@
 /* bootstrap: the MPI implementation (the only file of symheap that includes <mpi.h>), and
  * symh_init_comm. */
+#include <dlfcn.h>
 #include <limits.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <mpi.h>
 
@@ -154,9 +157,29 @@ static int symh_boot_mpi_allreduce(int64_t *values, size_t count, symh_boot_redu
                               &req, "MPI_Iallreduce");
 }
 
+/* PMIx_Abort(status, msg, procs, nprocs) of the PMIx client the MPI library runs on, if any. */
+typedef int (*symh_boot_pmix_abort_func_t)(int status, const char *msg, void *procs, size_t nprocs);
+
+/* symh_global_exit: the whole job ends with `status`, not only this communicator.
+ * MPI_Abort does end it, but it is an error path to MPI: Open MPI prints a banner of eight lines
+ * (and mpirun another on a nonzero status) for what OpenSHMEM calls a normal way to end a
+ * program. Where the MPI library runs on a PMIx client (Open MPI 4 and 5, MPICH and others built
+ * with PMIx), PMIx_Abort with no message and no process list asks the launcher to end every
+ * process of the job with `status`, and says nothing: that is what Open MPI's own OpenSHMEM
+ * does. It is found at run time among the symbols already loaded (the MPI library brought it),
+ * so symheap neither links nor requires PMIx. Without it, or when it fails (a singleton has no
+ * launcher to ask), a job of one PE just exits, and a larger one takes MPI_Abort. */
 static void symh_boot_mpi_abort(int status)
 {
-    /* The whole job, not only this communicator: symh_global_exit ends every PE. */
+    symh_boot_pmix_abort_func_t pmix_abort;
+
+    fflush(NULL);
+    /* Object pointer to function pointer: POSIX guarantees dlsym's result converts. */
+    *(void **)&pmix_abort = dlsym(RTLD_DEFAULT, "PMIx_Abort");
+    if (pmix_abort != NULL && pmix_abort(status, NULL, NULL, 0) == 0)
+        _exit(status); /* not exit: an atexit handler must not wait for PEs being ended */
+    if (symh_boot_info.n_pes == 1) /* a singleton: no launcher, and nobody else to end */
+        exit(status);
     MPI_Abort(MPI_COMM_WORLD, status);
     exit(status);
 }

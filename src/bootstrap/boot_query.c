@@ -43,7 +43,9 @@ void symh_global_exit(int status)
         symh_warn("symh_global_exit(%d) before symh_init: exiting this process", status);
         exit(status);
     }
-    symh_warn("symh_global_exit(%d) called on PE %d: ending all %d PEs", status,
-              symh_boot_info.my_pe, symh_boot_info.n_pes);
+    /* A normal way to end a program (OpenSHMEM): quiet at status 0, one line otherwise. */
+    symh_log(status == 0 ? SYMH_LOG_INFO : SYMH_LOG_WARN,
+             "symh_global_exit(%d) called on PE %d: ending all %d PEs", status,
+             symh_boot_info.my_pe, symh_boot_info.n_pes);
     symh_boot->abort(status);
 }

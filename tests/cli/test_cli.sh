@@ -135,6 +135,16 @@ global_exit)
         [ "$rc" -eq 7 ] || fail "np $np: exit status $rc, expected 7"
         grep -q "symh_global_exit(7) called on PE $((np - 1))" "$out" || fail "no reason logged"
         grep -q "survived" "$out" && fail "np $np: a PE survived"
+        # Status 0 is a normal end: status 0 and not a word, from symheap or from the launcher
+        # (Open MPI's MPI_Abort banner), whether the other PEs wait in the library or compute.
+        for where in finalize compute; do
+            rc=0
+            timeout 60 "${mpiexec[@]}" -n $np "$build/tests/cli/symh_global_exit_prog" 0 $where \
+                >"$out" 2>&1 || rc=$?
+            [ "$rc" -ne 124 ] || fail "np $np, $where: status 0 timed out"
+            [ "$rc" -eq 0 ] || fail "np $np, $where: exit status $rc, expected 0"
+            [ ! -s "$out" ] || fail "np $np, $where: status 0 printed: $(head -c 600 "$out")"
+        done
     done
     ;;
 after_mpi_finalize)
