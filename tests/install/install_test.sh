@@ -129,7 +129,8 @@ for file in "$incdir/symheap.h" "$incdir/symheap_mpi.h" "$incdir/symheap/version
     [ -f "$file" ] || fail "missing $file"
 done
 for file in "$incdir/shmem.h" "$incdir/shmemx.h" "$incdir/symheap/openshmem/shmem.h" \
-    "$incdir/symheap/openshmem/shmemx.h"; do
+    "$incdir/symheap/openshmem/shmemx.h" "$incdir/mpp/shmem.h" "$incdir/mpp/shmemx.h" \
+    "$incdir/symheap/openshmem/mpp/shmem.h" "$incdir/symheap/openshmem/mpp/shmemx.h"; do
     [ -f "$file" ] || fail "missing $file"
 done
 for file in "$bindir/symh_info" "$bindir/symhcc" "$bindir/oshcc" "$bindir/oshc++" \
@@ -280,6 +281,11 @@ logged "$bindir/oshc++" -Wall -Wextra -Werror -x c++ "$SYMHTEST_CONSUMER_DIR/osh
     -x none -o "$tmp/osh_consumer_cxx"
 check_osh_program "$tmp/osh_consumer_cxx"
 run_osh "$tmp/osh_consumer_cxx"
+# The older path <mpp/shmem.h>: Open MPI ships one beside its mpi.h too; ours must win.
+logged "$bindir/oshcc" -Wall -Wextra -Werror -DOSH_CONSUMER_MPP \
+    "$SYMHTEST_CONSUMER_DIR/osh_consumer.c" -o "$tmp/osh_consumer_mpp"
+check_osh_program "$tmp/osh_consumer_mpp"
+run_osh "$tmp/osh_consumer_mpp"
 # find_package(symheap) in (a) built one too, with the include path CMake made.
 check_osh_program "$tmp/cmake-build/consumer_osh"
 run_osh "$tmp/cmake-build/consumer_osh"
@@ -288,6 +294,8 @@ run_osh "$tmp/cmake-build/consumer_osh"
 # the forwarding directory keeps symheap's <shmem.h> first.
 logged env OSHCC_CC="${OSHCC_CC:-mpicc} -isystem $incdir" "$bindir/oshcc" -Wall -Wextra \
     -Werror -c "$SYMHTEST_CONSUMER_DIR/osh_consumer.c" -o "$tmp/osh_system.o"
+logged env OSHCC_CC="${OSHCC_CC:-mpicc} -isystem $incdir" "$bindir/oshcc" -Wall -Wextra \
+    -Werror -DOSH_CONSUMER_MPP -c "$SYMHTEST_CONSUMER_DIR/osh_consumer.c" -o "$tmp/osh_mpp.o"
 
 if [ -n "$SYMHTEST_FORTRAN" ]; then
     step "(e) Fortran: symhfort and pkg-config symheap-fortran"

@@ -1,12 +1,17 @@
 /* osh_consumer: an OpenSHMEM program built with oshcc (or, as C++, oshc++) against an installed
  * symheap (tests/install). It must get symheap's <shmem.h>, not another OpenSHMEM's that sits on
  * the MPI compiler's include path (Debian's Open MPI ships OSHMEM's). Prints
- * "shmem consumer: PE i of n, <vendor string>" after a put around the ring. */
+ * "shmem consumer: PE i of n, <vendor string>" after a put around the ring. With
+ * -DOSH_CONSUMER_MPP it includes the older path <mpp/shmem.h>, which must be symheap's too. */
+#ifdef OSH_CONSUMER_MPP
+#include <mpp/shmem.h>
+#else
 #include <shmem.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 
-#ifndef SYMH_SHMEM_H
+#if !defined(SYMH_SHMEM_H) || !defined(SYMHEAP_NUMVERSION)
 #error "<shmem.h> is not symheap's (another OpenSHMEM's header came first on the include path)"
 #endif
 #if SHMEM_MAJOR_VERSION != 1 || SHMEM_MINOR_VERSION != 5
