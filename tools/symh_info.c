@@ -45,11 +45,17 @@ static void symh_info_markdown(void)
            "edit by hand. Sizes take an optional k, m, g or t suffix (powers of 1024). Booleans\n"
            "take 0/1, no/yes, false/true or off/on. An invalid value makes `symh_init` fail with\n"
            "a message naming the variable; an unknown `SYMH_*` variable draws a warning.\n\n"
-           "| variable | type | default | meaning |\n|---|---|---|---|\n");
+           "Scope: **job** settings must have the same value on every PE (by value: `1g` and\n"
+           "`1024m` agree); `symh_init` compares them in one exchange as soon as the bootstrap\n"
+           "is up and, where one differs, fails on every PE with one line from PE 0 naming the\n"
+           "variable and which PEs have which value. **PE** settings are each PE's own.\n\n"
+           "| variable | scope | type | default | meaning |\n|---|---|---|---|---|\n");
     for (id = 0; id < SYMH_CFG_COUNT; ++id) {
         const symh_config_var_t *var = &symh_config_vars[id];
 
-        printf("| `%s` | %s", var->name, symh_info_type_names[var->type]);
+        printf("| `%s` | %s | %s", var->name,
+               symh_config_job_wide((symh_config_id_t)id) ? "job" : "PE",
+               symh_info_type_names[var->type]);
         if (var->choices != NULL) {
             printf(": ");
             symh_info_md_cell(var->choices);

@@ -396,6 +396,73 @@ int symh_config_flag(symh_config_id_t id)
     return symh_config_is_set(id) && symh_config_flag_text(symh_config_text(id));
 }
 
+int symh_config_job_wide(symh_config_id_t id)
+{
+    switch (id) {
+#define SYMH_CONFIG_JOB_WIDE_CASE(id) case SYMH_CFG_##id:
+        SYMH_CONFIG_JOB_WIDE(SYMH_CONFIG_JOB_WIDE_CASE)
+#undef SYMH_CONFIG_JOB_WIDE_CASE
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* FNV-1a over the bytes of the value. */
+static uint64_t symh_config_fnv(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    size_t i;
+
+    for (i = 0; i < len; ++i)
+        h = (h ^ p[i]) * 1099511628211ULL;
+    return h;
+}
+
+int64_t symh_config_fingerprint(symh_config_id_t id)
+{
+    const symh_config_value_t *v = symh_config_value(id);
+    uint64_t h = symh_config_fnv(14695981039346656037ULL, &id, sizeof(id));
+    int64_t n;
+
+    switch (symh_config_vars[id].type) {
+    case SYMH_CONFIG_SIZE:
+    case SYMH_CONFIG_COUNT:
+        n = (int64_t)v->size;
+        break;
+    case SYMH_CONFIG_BOOL:
+        n = v->boolean != 0;
+        break;
+    case SYMH_CONFIG_ENUM:
+        n = v->choice;
+        break;
+    default:
+        return (int64_t)(symh_config_fnv(h, v->string, strlen(v->string)) >> 1);
+    }
+    return (int64_t)(symh_config_fnv(h, &n, sizeof(n)) >> 1);
+}
+
+void symh_config_value_text(symh_config_id_t id, char *buf, size_t len)
+{
+    const symh_config_value_t *v = symh_config_value(id);
+
+    switch (symh_config_vars[id].type) {
+    case SYMH_CONFIG_SIZE:
+    case SYMH_CONFIG_COUNT:
+        snprintf(buf, len, "%zu", v->size);
+        break;
+    case SYMH_CONFIG_BOOL:
+        snprintf(buf, len, "%d", v->boolean != 0);
+        break;
+    case SYMH_CONFIG_ENUM:
+        snprintf(buf, len, "%s", symh_config_text(id));
+        break;
+    default:
+        snprintf(buf, len, "%s", v->string);
+        break;
+    }
+}
+
 void symh_config_print_requested(int my_pe, FILE *out)
 {
     char line[2 * SYMH_CONFIG_STRING_MAX + 512];

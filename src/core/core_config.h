@@ -3,6 +3,7 @@
 #define SYMH_CORE_CONFIG_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "core/core_config_table.h"
@@ -81,6 +82,14 @@ const char *symh_config_string(symh_config_id_t id);
 /* OpenSHMEM's "Any" flags (SHMEM_DEBUG, SHMEM_VERSION, SHMEM_INFO): 1 when the variable is set to
  * anything but 0, no, false or off (either case) or the empty string. */
 int symh_config_flag(symh_config_id_t id);
+
+/* Whether every PE must have the same value of `id` (SYMH_CONFIG_JOB_WIDE). */
+int symh_config_job_wide(symh_config_id_t id);
+/* A fingerprint of the value in use (not its spelling): equal values give equal fingerprints.
+ * 63 bits, so that a MIN-reduction can compare it and its negation. */
+int64_t symh_config_fingerprint(symh_config_id_t id);
+/* The value in use as text, for messages: a number for sizes, counts and booleans. */
+void symh_config_value_text(symh_config_id_t id, char *buf, size_t len);
 /* SHMEM_SYMMETRIC_SIZE's syntax (OpenSHMEM 1.5): a non-negative integer or decimal number
  * ("3.1", ".5") with an optional k, m, g or t suffix in either case (powers of 1024); characters
  * after the suffix are ignored. The byte count is rounded up. SYMH_ERR_INVALID_ARG otherwise. */

@@ -54,6 +54,24 @@
       "0: RMA, atomics and wait/test bound a heap range by the whole heap, not by the "            \
       "allocation it starts in (for measuring the check's cost; docs/rma.md)")
 
+/* The job-wide settings: every PE must have the same value (by value, not spelling: 1g and 1024m
+ * agree), because peers lay out memory, pick routes or take collective steps from them alike.
+ * symh_init compares them in one exchange right after the bootstrap starts and fails on every
+ * PE with one line naming the variable and the PEs that differ (rt_init.c). The others are each
+ * PE's own (logging, the hang watch, local checks and policies, the node identity). The heap
+ * size is compared after SHMEM_SYMMETRIC_SIZE, its twin, has been applied. */
+#define SYMH_CONFIG_JOB_WIDE(X) \
+    X(HEAP_SIZE)                \
+    X(SYMM_AREA_SIZE)           \
+    X(MAX_SYMM_REGIONS)         \
+    X(TRANSPORT)                \
+    X(NIC)                      \
+    X(OFI_PROVIDER)             \
+    X(DISABLE_MIXED_IPC)        \
+    X(TEAMS_MAX)                \
+    X(COLL_SCRATCH)             \
+    X(CHECK_COLLECTIVES)
+
 /* OpenSHMEM 1.5's variables (docs/openshmem-compat.md), named as the specification names them
  * and honoured beside their SYMH_* twins: a SYMH_* variable that is set wins over its twin. The
  * values follow the specification ("Any" for the flags: set and not 0/no/false/off), so they are

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <symheap/init.h>
 
@@ -138,6 +139,135 @@ static int symh_rt_config_init(symh_config_report_t *report)
     if (status == SYMH_OK)
         status = symh_tl_data_move(report->message, sizeof(report->message));
     return status;
+}
+
+/* Appends PE numbers as ranges ("0-2,5") to buf, at most `max` ranges, then ",...". */
+static void symh_rt_append_pes(char *buf, size_t len, const int *pes, int n, int max)
+{
+    size_t used = strlen(buf);
+    int i = 0, shown = 0;
+
+    while (i < n && used < len) {
+        int j = i;
+
+        while (j + 1 < n && pes[j + 1] == pes[j] + 1)
+            ++j;
+        if (shown == max) {
+            snprintf(buf + used, len - used, ",...");
+            return;
+        }
+        if (j == i)
+            snprintf(buf + used, len - used, "%s%d", shown ? "," : "", pes[i]);
+        else
+            snprintf(buf + used, len - used, "%s%d-%d", shown ? "," : "", pes[i], pes[j]);
+        used = strlen(buf);
+        ++shown;
+        i = j + 1;
+    }
+}
+
+/* PE 0's line about a job-wide variable that differs: each distinct value with its PEs. */
+typedef struct {
+    int64_t fingerprint;
+    char text[56];
+} symh_rt_setting_t;
+
+static void symh_rt_config_explain(symh_config_id_t id, const symh_rt_setting_t *all, int n_pes,
+                                   const char *others)
+{
+    char line[1024];
+    int *pes = malloc((size_t)n_pes * sizeof(int));
+    int shown = 0, first, pe, k;
+    char *seen = calloc((size_t)n_pes, 1);
+
+    snprintf(line, sizeof(line),
+             "symh_init: %s differs between the PEs, and every PE must have "
+             "the same value (a job-wide setting):",
+             symh_config_vars[id].name);
+    for (first = 0; first < n_pes && pes != NULL && seen != NULL; ++first) {
+        size_t used = strlen(line);
+
+        if (seen[first])
+            continue;
+        if (shown == 4) {
+            snprintf(line + used, sizeof(line) - used, "; other values elsewhere");
+            break;
+        }
+        for (pe = first, k = 0; pe < n_pes; ++pe)
+            if (!seen[pe] && all[pe].fingerprint == all[first].fingerprint) {
+                seen[pe] = 1;
+                pes[k++] = pe;
+            }
+        snprintf(line + used, sizeof(line) - used, "%s '%s' on PE ", shown ? ";" : "",
+                 all[first].text);
+        symh_rt_append_pes(line, sizeof(line), pes, k, 8);
+        ++shown;
+    }
+    symh_error("%s%s%s%s; set it alike on every PE (docs/environment.md lists the job-wide "
+               "settings)",
+               line, others[0] ? "; also differing: " : "", others, "");
+    free(seen);
+    free(pes);
+}
+
+/* The job-wide settings (SYMH_CONFIG_JOB_WIDE) compared between the PEs, right after the
+ * bootstrap starts and before any step that depends on them: one MIN-reduction of each value's
+ * fingerprint and its negation (MIN and MAX at once). Where they differ, an allgather of the
+ * first such variable's value lets PE 0 say which PEs have which value; every PE fails with
+ * SYMH_ERR_MISMATCH. Without it a difference shows much later and elsewhere: a stalled IPC
+ * exchange, a team collective waiting forever, a message naming another variable. */
+static int symh_rt_config_agree(void)
+{
+    int64_t values[2 * SYMH_CFG_COUNT];
+    symh_config_id_t ids[SYMH_CFG_COUNT], bad = SYMH_CFG_COUNT;
+    symh_rt_setting_t mine, *all;
+    char others[256] = "";
+    int k = 0, i, status, id;
+
+    for (id = 0; id < SYMH_CFG_COUNT; ++id)
+        if (symh_config_job_wide((symh_config_id_t)id)) {
+            int64_t f = symh_config_fingerprint((symh_config_id_t)id);
+
+            ids[k] = (symh_config_id_t)id;
+            values[2 * k] = f;
+            values[2 * k + 1] = -f;
+            ++k;
+        }
+    status = symh_boot->allreduce(values, (size_t)(2 * k), SYMH_BOOT_REDUCE_MIN);
+    if (status != SYMH_OK)
+        return status;
+    for (i = 0; i < k; ++i)
+        if (values[2 * i] != -values[2 * i + 1]) {
+            size_t used = strlen(others);
+
+            if (bad == SYMH_CFG_COUNT)
+                bad = ids[i];
+            else
+                snprintf(others + used, sizeof(others) - used, "%s%s", used ? ", " : "",
+                         symh_config_vars[ids[i]].name);
+        }
+    if (bad == SYMH_CFG_COUNT)
+        return SYMH_OK;
+    memset(&mine, 0, sizeof(mine));
+    mine.fingerprint = symh_config_fingerprint(bad);
+    symh_config_value_text(bad, mine.text, sizeof(mine.text));
+    all = malloc((size_t)symh_boot_info.n_pes * sizeof(*all));
+    values[0] = all != NULL; /* every PE takes part in the allgather, or none does */
+    status = symh_boot->allreduce(values, 1, SYMH_BOOT_REDUCE_MIN);
+    if (status == SYMH_OK && values[0] == 0)
+        status = SYMH_ERR_NO_MEMORY;
+    if (status == SYMH_OK)
+        status = symh_boot->allgather(&mine, all, sizeof(mine));
+    if (symh_boot_info.my_pe == 0) {
+        if (all != NULL && status == SYMH_OK)
+            symh_rt_config_explain(bad, all, symh_boot_info.n_pes, others);
+        else
+            symh_error("symh_init: %s differs between the PEs, and every PE must have the same "
+                       "value (a job-wide setting)",
+                       symh_config_vars[bad].name);
+    }
+    free(all);
+    return SYMH_ERR_MISMATCH;
 }
 
 /* Every PE must run the same executable: the globals are symmetric only if every PE's data
@@ -282,6 +412,9 @@ int symh_init_thread(int requested, int *provided)
         return symh_status_set(status);
     /* Every PE parsed its own environment: the job starts, or fails, as one. */
     status = symh_rt_agree(config_status, report.message);
+    if (status != SYMH_OK)
+        goto err_boot;
+    status = symh_rt_config_agree();
     if (status != SYMH_OK)
         goto err_boot;
     symh_rt_warn_unknown(&report);

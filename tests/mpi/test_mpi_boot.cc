@@ -24,8 +24,16 @@ class Boot : public SymhTest
 
 int world_size()
 {
-    int size = 0;
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int size = 1, initialized = 0;
+    MPI_Initialized(&initialized);
+    if (initialized) {
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        return size;
+    }
+    // Before MPI_Init (a test run alone, by a filter) the launcher's environment says.
+    for (const char *var : { "OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE" })
+        if (const char *value = getenv(var))
+            return atoi(value);
     return size;
 }
 
@@ -230,6 +238,57 @@ TEST_F(Boot, InvalidValueOnOnePeFailsThemAll)
     bool named = contains(log, "SYMH_LOG_LEVEL='chatty'");
     EXPECT_EQ(mine, named) << log;
     EXPECT_EQ(1, count_pes(named));
+}
+
+// A job-wide setting (docs/environment.md) that differs between the PEs fails symh_init on every
+// PE at once, with one line naming the variable, each value and its PEs; values that are equal
+// in another spelling (1g and 1024m) agree. Alone, a PE has no one to differ from.
+TEST_F(Boot, JobWideSettingThatDiffersFailsEveryPeWithOneLine)
+{
+    struct Case {
+        const char *name, *value, *others; // the last PE's value, and the others' (nullptr: unset)
+        bool differs;
+    };
+    const Case cases[] = {
+        { "SYMH_CHECK_COLLECTIVES", "1", nullptr, true },
+        { "SYMH_DISABLE_MIXED_IPC", "1", "0", true },
+        { "SYMH_TEAMS_MAX", "8", nullptr, true },
+        { "SYMH_COLL_SCRATCH", "128k", "64k", true },
+        { "SYMH_HEAP_SIZE", "64m", "32m", true },
+        { "SYMH_HEAP_SIZE", "64m", "65536k", false },
+        { "SHMEM_SYMMETRIC_SIZE", "1g", nullptr, false }, // the default heap is 1g too
+    };
+    int last = world_size() - 1;
+    bool mine = symh_test_world_rank() == last;
+    for (const Case &c : cases) {
+        SCOPED_TRACE(std::string(c.name) + "=" + c.value);
+        if (mine)
+            setenv(c.name, c.value, 1);
+        else if (c.others != nullptr)
+            setenv(c.name, c.others, 1);
+        int status = SYMH_OK;
+        double start = MPI_Wtime();
+        std::string log = symh_captured_log([&] { status = symh_init(); });
+        double took = MPI_Wtime() - start;
+        unsetenv(c.name);
+        if (!c.differs || world_size() == 1) {
+            EXPECT_EQ(SYMH_OK, status) << log;
+            EXPECT_EQ(0u, log_lines(log)) << log;
+            if (status == SYMH_OK)
+                symh_finalize();
+            continue;
+        }
+        EXPECT_EQ(SYMH_ERR_MISMATCH, status);
+        EXPECT_EQ(0, symh_initialized());
+        EXPECT_LT(took, 1.0) << "the difference is found at once, not by a timeout";
+        std::string on_last = std::string("on PE ") + std::to_string(last);
+        bool named = contains(log, std::string(c.name) + " differs between the PEs") &&
+                     contains(log, on_last) && contains(log, "job-wide");
+        EXPECT_EQ(symh_test_world_rank() == 0, named) << log;
+        EXPECT_EQ(1, count_pes(log_lines(log) == 1)) << "one line for the job: " << log;
+    }
+    ASSERT_EQ(SYMH_OK, symh_init()) << "nothing was left half-initialized";
+    symh_finalize();
 }
 
 TEST_F(Boot, UnknownVariableWarnsOnce)
