@@ -7,6 +7,8 @@ set(SYMH_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/symheap
 mark_as_advanced(SYMH_INSTALL_CMAKEDIR)
 
 # ---- headers ----------------------------------------------------------------------------------
+# Every header under include/, among them <symheap/shmem4py.h>, which a build of the Python
+# bindings shmem4py names with -include (docs/python.md).
 install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 install(FILES ${PROJECT_BINARY_DIR}/include/symheap/version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symheap)
