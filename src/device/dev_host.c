@@ -136,6 +136,17 @@ static size_t symh_dev_host_mem_size(const symh_dev_mem_t *mem)
     return mem->size;
 }
 
+static int symh_dev_host_unmap(void *va, size_t size)
+{
+    /* Replacing the mapping with a fresh PROT_NONE one keeps the range reserved. */
+    void *p =
+        mmap(va, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+
+    if (p == MAP_FAILED)
+        return symh_dev_host_errno("mmap(PROT_NONE) over an unmapped range");
+    return SYMH_OK;
+}
+
 static int symh_dev_host_map(symh_dev_mem_t *mem, size_t offset, void *va, size_t size,
                              symh_dev_access_t access)
 {
@@ -149,6 +160,16 @@ static int symh_dev_host_map(symh_dev_mem_t *mem, size_t offset, void *va, size_
     p = mmap(va, size, symh_dev_host_prot(access), MAP_SHARED | MAP_FIXED, mem->fd, (off_t)offset);
     if (p == MAP_FAILED)
         return symh_dev_host_errno("mmap(MAP_SHARED|MAP_FIXED)");
+    /* A child of fork() gets no copy of this mapping (docs/heap.md "A child of fork"): it would
+     * share the object with the job (the heap, the internal area's barrier flags, a peer's
+     * window), and a child is no PE. mprotect keeps the flag; the PROT_NONE mapping that unmap
+     * puts back is private and inaccessible, harmless to inherit. */
+    if (madvise(va, size, MADV_DONTFORK) != 0) {
+        int status = symh_dev_host_errno("madvise(MADV_DONTFORK)");
+
+        symh_dev_host_unmap(va, size);
+        return status;
+    }
     return SYMH_OK;
 }
 
@@ -156,17 +177,6 @@ static int symh_dev_host_set_access(void *va, size_t size, symh_dev_access_t acc
 {
     if (mprotect(va, size, symh_dev_host_prot(access)) != 0)
         return symh_dev_host_errno("mprotect");
-    return SYMH_OK;
-}
-
-static int symh_dev_host_unmap(void *va, size_t size)
-{
-    /* Replacing the mapping with a fresh PROT_NONE one keeps the range reserved. */
-    void *p =
-        mmap(va, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-
-    if (p == MAP_FAILED)
-        return symh_dev_host_errno("mmap(PROT_NONE) over an unmapped range");
     return SYMH_OK;
 }
 
