@@ -36,7 +36,8 @@ static struct {
     int started_mpi;
     int atexit_registered;
     int up;
-} symh_boot_mpi = { MPI_COMM_NULL, MPI_COMM_NULL, 0, 0, 0, 0 };
+    pid_t mpi_pid; /* the process that started MPI */
+} symh_boot_mpi = { MPI_COMM_NULL, MPI_COMM_NULL, 0, 0, 0, 0, 0 };
 
 /* Converts an MPI return code, logging MPI's own text. */
 static int symh_boot_mpi_status(int ret, const char *call)
@@ -195,12 +196,14 @@ static const symh_boot_ops_t symh_boot_mpi_ops = {
 
 /* MPI_Finalize is deferred to process exit so that a later symh_init can reuse MPI. A process
  * that exits while symheap is still initialized (an error path) skips it: MPI_Finalize would
- * wait for peers that may never come, while an unfinalized exit makes mpirun end the job. */
+ * wait for peers that may never come, while an unfinalized exit makes mpirun end the job. So
+ * does a child of fork() that calls exit(): MPI is its parent's (the child's MPI_Finalize waited
+ * for peers forever). */
 static void symh_boot_mpi_atexit(void)
 {
     int finalized = 1;
 
-    if (symh_boot_mpi.up)
+    if (symh_boot_mpi.up || getpid() != symh_boot_mpi.mpi_pid)
         return;
     if (MPI_Finalized(&finalized) == MPI_SUCCESS && !finalized)
         MPI_Finalize();
@@ -244,6 +247,7 @@ int symh_boot_start(int requested, int *provided)
         if (status != SYMH_OK)
             return status;
         symh_boot_mpi.started_mpi = 1;
+        symh_boot_mpi.mpi_pid = getpid();
         if (!symh_boot_mpi.atexit_registered && atexit(symh_boot_mpi_atexit) == 0)
             symh_boot_mpi.atexit_registered = 1;
     } else {

@@ -38,6 +38,15 @@ int symh_local_n_pes(void)
 void symh_global_exit(int status)
 {
     fflush(stdout);
+    if (symh_status_fork_pe >= 0) {
+        /* A child of fork is no PE: MPI is its parent's, and only the child is its own (quiet
+         * at status 0, as below). */
+        symh_log(status == 0 ? SYMH_LOG_INFO : SYMH_LOG_WARN,
+                 "symh_global_exit(%d) in a child that fork() made of PE %d: exiting this process "
+                 "only",
+                 status, symh_status_fork_pe);
+        exit(status);
+    }
     if (!symh_boot_is_up()) {
         /* Only this process is known to exist: ending it is all "every PE" can mean. */
         symh_warn("symh_global_exit(%d) before symh_init: exiting this process", status);

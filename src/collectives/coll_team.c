@@ -463,9 +463,10 @@ struct symh_team *symh_coll_team_check(const char *func, symh_team_t team)
 {
     struct symh_team *t = symh_coll_team_get(team);
 
-    if (symh_likely(t != NULL))
+    /* A child of fork keeps the teams' state but is no member (core_status.h). */
+    if (symh_likely(t != NULL && symh_status_fork_pe < 0))
         return t;
-    if (!symh_teams.up) {
+    if (!symh_teams.up || symh_status_fork_pe >= 0) {
         SYMH_LOG_NOT_INITIALIZED(func);
         symh_status_set(SYMH_ERR_NOT_INITIALIZED);
         return NULL;
@@ -783,18 +784,20 @@ int symh_coll_team_check_exchange(const struct symh_team *t, const symh_team_rec
 
 /* ---- queries ------------------------------------------------------------------------------ */
 
+/* The numbering queries answer -1 without a line for a team that is not live (OpenSHMEM), and
+ * in a child of fork, which is in no team (core_status.h). */
 int symh_team_my_pe(symh_team_t team)
 {
     struct symh_team *t = symh_coll_team_get(team);
 
-    return t != NULL ? t->my_pe : -1;
+    return t != NULL && symh_status_fork_pe < 0 ? t->my_pe : -1;
 }
 
 int symh_team_n_pes(symh_team_t team)
 {
     struct symh_team *t = symh_coll_team_get(team);
 
-    return t != NULL ? t->n_pes : -1;
+    return t != NULL && symh_status_fork_pe < 0 ? t->n_pes : -1;
 }
 
 int symh_team_get_config(symh_team_t team, long config_mask, symh_team_config_t *config)
@@ -844,7 +847,7 @@ int symh_team_translate_pe(symh_team_t src_team, int src_pe, symh_team_t dest_te
 {
     struct symh_team *s = symh_coll_team_get(src_team), *d = symh_coll_team_get(dest_team);
 
-    if (s == NULL || d == NULL || src_pe < 0 || src_pe >= s->n_pes)
+    if (s == NULL || d == NULL || src_pe < 0 || src_pe >= s->n_pes || symh_status_fork_pe >= 0)
         return -1;
     return symh_team_index_of(d, s->pes[src_pe]);
 }

@@ -266,6 +266,15 @@ void symh_log_rearm(void)
     pthread_mutex_unlock(&symh_log_lock);
 }
 
+void symh_log_fork_child(void)
+{
+    /* Another thread of the parent may have held the lock when fork() copied it: the child's one
+     * thread gets a fresh one. */
+    static const pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+
+    memcpy(&symh_log_lock, &fresh, sizeof(fresh));
+}
+
 void symh_log_assert_fail(const char *cond, const char *file, int line)
 {
     /* Not limited: the process ends with this line. */

@@ -33,6 +33,9 @@ void symh_log_flush(void);
 /* Gives every call site a fresh burst, keeping the counts of suppressed lines for their summary
  * (the tests' log capture starts each captured action with it). */
 void symh_log_rearm(void);
+/* In a child of fork() (the runtime's atfork handler): the child can log even when another
+ * thread of the parent held the log's lock at the fork. */
+void symh_log_fork_child(void);
 
 /* The context of one call into a lower layer on this thread (a transport's put for symh_putmem):
  * while it is pushed, every line logged on the thread starts with "<func> (PE <pe>): ", so the

@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 _Thread_local int symh_status_last = SYMH_OK;
+int symh_status_fork_pe = -1;
 
 /* Indexed by -status; the values are pinned by API.md. */
 static const char *const symh_status_texts[] = {

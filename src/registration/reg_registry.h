@@ -31,9 +31,15 @@ int symh_reg_init(void);
 int symh_reg_ensure(void);
 
 /* The public registry calls' entry: the registry comes up locally on first use; on failure the
- * status is recorded and the call returns retval. */
+ * status is recorded and the call returns retval. In a child of fork (core_status.h) the call
+ * fails with the child's line: registering would reach the parent's NIC state. */
 #define SYMH_REG_ENSURE(retval)                                              \
     do {                                                                     \
+        if (__builtin_expect(symh_status_fork_pe >= 0, 0)) {                 \
+            SYMH_LOG_NOT_INITIALIZED(__func__);                              \
+            symh_status_set(SYMH_ERR_NOT_INITIALIZED);                       \
+            return retval;                                                   \
+        }                                                                    \
         if (__atomic_load_n(&symh_reg_registry, __ATOMIC_ACQUIRE) == NULL) { \
             int symh_ensure_status_ = symh_reg_ensure();                     \
             if (symh_ensure_status_ != SYMH_OK) {                            \

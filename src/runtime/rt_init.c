@@ -1,6 +1,7 @@
 /* runtime: symh_init/symh_finalize, which bring every layer up and down in order. This is the
  * top of the layer DAG (docs/architecture.md): it may include every module, none includes it. */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,25 @@
 static struct {
     int initialized;
     int thread_level;
+    int atfork_set; /* once per process */
 } symh_rt;
+
+/* The child of a fork() made while symheap is initialized is no PE (docs/heap.md "A child of
+ * fork"): the host backend's mappings (this PE's window, the peers' windows and globals, the
+ * symmetric aliases) are absent in it (MADV_DONTFORK, dev_host.c), its globals are its own copy
+ * (tl_data.c's handler), and from here every symheap call of the child fails at once with one
+ * line naming the PE it came from: the checks of initialization read symh_status_fork_pe
+ * (core_status.h) and the data path's own flag goes down. Plain stores only: the child may have
+ * been forked from any thread. */
+static void symh_rt_atfork_child(void)
+{
+    symh_log_fork_child();
+    if (!symh_rt.initialized)
+        return;
+    symh_status_fork_pe = symh_boot_info.my_pe;
+    symh_rt.initialized = 0; /* symh_initialized() answers 0 in the child */
+    symh_tl_rma_fork_child();
+}
 
 /* Makes one local step's outcome the job's (symh_boot_agree: a PE that failed returns its own
  * code, the others SYMH_ERR_MISMATCH, as collective allocation does), and only the lowest
@@ -394,6 +413,11 @@ int symh_init_thread(int requested, int *provided)
     symh_config_report_t report;
     int status, config_status, level;
 
+    if (symh_status_fork_pe >= 0) {
+        /* MPI and the transports are the parent's: a child cannot become a PE. */
+        SYMH_LOG_NOT_INITIALIZED(__func__);
+        return symh_status_set(SYMH_ERR_UNSUPPORTED);
+    }
     if (symh_rt.initialized) {
         if (provided != NULL)
             *provided = symh_rt.thread_level;
@@ -430,6 +454,12 @@ int symh_init_thread(int requested, int *provided)
 
     symh_rt.thread_level = level;
     symh_rt.initialized = 1;
+    if (!symh_rt.atfork_set) {
+        symh_rt.atfork_set = 1;
+        if (pthread_atfork(NULL, NULL, symh_rt_atfork_child) != 0)
+            symh_warn("symh_init: pthread_atfork failed: a child of fork() will not know that it "
+                      "is no PE");
+    }
     if (provided != NULL)
         *provided = level;
     symh_debug("symh_init: PE %d of %d ready", symh_boot_info.my_pe, symh_boot_info.n_pes);

@@ -53,7 +53,10 @@ int symh_shmem_set_init(const char *func, int PE_start, int logPE_stride, int PE
     int n_pes, me;
 
     if (!symh_initialized()) {
-        symh_error("%s: symheap is not initialized (call start_pes or shmem_init first)", func);
+        if (symh_status_fork_pe >= 0)
+            SYMH_LOG_NOT_INITIALIZED(func);
+        else
+            symh_error("%s: symheap is not initialized (call start_pes or shmem_init first)", func);
         return symh_status_set(SYMH_ERR_NOT_INITIALIZED);
     }
     n_pes = symh_n_pes();

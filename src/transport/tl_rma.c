@@ -63,6 +63,13 @@ void symh_tl_rma_fini(void)
     symh_tl_rma = (symh_tl_rma_state_t){ .up = 0 };
 }
 
+void symh_tl_rma_fork_child(void)
+{
+    /* Nothing is freed or unmapped: the child's copies of the windows are absent already
+     * (dev_host.c), and the rest is the parent's state, copied. */
+    symh_tl_rma.up = 0;
+}
+
 void symh_tl_rma_not_up(const char *func)
 {
     SYMH_LOG_NOT_INITIALIZED(func);

@@ -43,6 +43,9 @@ void symh_tl_rma_fini(void);
 
 /* Logs the not-initialized line naming `func` and records the error. */
 void symh_tl_rma_not_up(const char *func);
+/* In a child of fork() (the runtime's atfork handler): `up` goes to 0, so that every entry point
+ * that checks it refuses with the child's line (core_status.h) at no cost to the data path. */
+void symh_tl_rma_fork_child(void);
 
 /* How an access goes (symh_tl_rma_access_t.flags): BLOCKING returns with the local buffer
  * reusable (put) or filled (get); NBI may leave it to quiet; OWN_LOCAL: the local side is
