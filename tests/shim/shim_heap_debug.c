@@ -26,6 +26,12 @@ size_t symh_shim_heap_base_alignment(void)
     return symh_heap_window.heap_alignment;
 }
 
+void *symh_shim_heap_internal(size_t *size)
+{
+    *size = symh_heap_window.internal_size;
+    return symh_heap_window.internal;
+}
+
 void *symh_shim_peer_addr(const void *addr, int pe)
 {
     char *base = symh_tl_ipc_peer_base(pe);

@@ -14,6 +14,9 @@ int symh_shim_heap_local_free(size_t offset);
 /* The heap's base address on this PE and its alignment. */
 void *symh_shim_heap_base(void);
 size_t symh_shim_heap_base_alignment(void);
+/* This PE's internal area (the barrier's flags, the agreement slots, the teams' slots) and its
+ * size. */
+void *symh_shim_heap_internal(size_t *size);
 
 /* Where PE pe's copy of `addr` (an address in this PE's window) is mapped here, or NULL when
  * pe is not reachable by load/store. */
