@@ -10,6 +10,7 @@
 
 #include "bootstrap/boot.h"
 #include "core/core_amap.h"
+#include "core/core_cgroup.h"
 #include "core/core_config.h"
 #include "core/core_log.h"
 #include "transport/tl_nic.h"
@@ -284,4 +285,15 @@ int symh_shim_amap_check(const void *map, size_t offset, size_t bytes, size_t *a
 int symh_shim_amap_fast_ok(const void *map, size_t offset, size_t bytes)
 {
     return symh_amap_fast_ok(((const symh_amap_t *)map)->words, offset, bytes);
+}
+
+unsigned long long symh_shim_cgroup_memory(const char *proc_self, char *path, size_t len,
+                                           int *version)
+{
+    symh_cgroup_memory_t cg;
+
+    symh_cgroup_memory(proc_self, &cg);
+    snprintf(path, len, "%s", cg.path);
+    *version = cg.version;
+    return cg.limit;
 }

@@ -70,6 +70,12 @@ int symh_shim_amap_check(const void *map, size_t offset, size_t bytes, size_t *a
 /* The inline part (symh_amap_fast_ok). */
 int symh_shim_amap_fast_ok(const void *map, size_t offset, size_t bytes);
 
+/* ---- the memory cgroup (core_cgroup.h) ---- */
+/* symh_cgroup_memory for the /proc directory `proc_self`: the limit (0: none); the limiting
+ * cgroup's path into `path` and the controller's version into *version. */
+unsigned long long symh_shim_cgroup_memory(const char *proc_self, char *path, size_t len,
+                                           int *version);
+
 /* ---- transports ---- */
 /* The NIC transports built into this library ("ucx ofi ", "" when none). */
 const char *symh_shim_tl_nic_built(void);

@@ -1,5 +1,5 @@
-// Unit tests of src/core: status codes and texts, the per-thread last error, logging, and the
-// SYMH_* configuration table.
+// Unit tests of src/core: status codes and texts, the per-thread last error, logging, the
+// SYMH_* configuration table, and the memory cgroup's limit.
 #include <chrono>
 #include <climits>
 #include <cstring>
@@ -10,6 +10,9 @@
 #include <atomic>
 #include <thread>
 #include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <symheap.h>
 
@@ -524,6 +527,131 @@ TEST_F(Core, ThreadsLoggingAtOnceAreCountedExactly)
     EXPECT_GE(printed, 10u) << log;
     EXPECT_LE(printed, 40u) << "a fresh burst at most once per quiet second" << log;
     EXPECT_EQ(20000ul - printed, suppressed(log)) << log;
+}
+
+// ---- the memory cgroup's limit (core_cgroup.c), on a fake /proc/self and cgroup tree ---------
+
+class Cgroup : public SymhTest
+{
+  protected:
+    std::string top;
+    void SetUp() override
+    {
+        SymhTest::SetUp();
+        char tmpl[] = "/tmp/symh_cgroup_XXXXXX";
+        ASSERT_NE(nullptr, mkdtemp(tmpl));
+        top = tmpl;
+        mkdir((top + "/proc").c_str(), 0700);
+    }
+    void TearDown() override
+    {
+        std::string rm = "rm -rf '" + top + "'";
+        EXPECT_EQ(0, system(rm.c_str()));
+        SymhTest::TearDown();
+    }
+    void put(const std::string &rel, const std::string &text)
+    {
+        std::string path = top + "/" + rel;
+        for (size_t at = path.find('/', top.size() + 1); at != std::string::npos;
+             at = path.find('/', at + 1))
+            mkdir(path.substr(0, at).c_str(), 0700);
+        FILE *f = fopen(path.c_str(), "w");
+        ASSERT_NE(nullptr, f) << path;
+        fputs(text.c_str(), f);
+        fclose(f);
+    }
+    // A mountinfo line: `root` of the hierarchy mounted at `top`/`point`.
+    std::string mount(const std::string &root, const std::string &point, const std::string &type,
+                      const std::string &options)
+    {
+        return "30 24 0:26 " + root + " " + top + "/" + point + " rw,nosuid - " + type + " " +
+               type + " " + options + "\n";
+    }
+    unsigned long long limit(std::string *path = nullptr, int *version = nullptr)
+    {
+        char text[256] = "unset";
+        int v = -1;
+        unsigned long long bytes =
+            symh_shim_cgroup_memory((top + "/proc").c_str(), text, sizeof(text), &v);
+        if (path != nullptr)
+            *path = text;
+        if (version != nullptr)
+            *version = v;
+        return bytes;
+    }
+};
+
+const char *const v1_unlimited = "9223372036854771712\n";
+
+// This machine's kind: cgroup v2 mounted beside v1, the memory controller on v1; a limit on the
+// parent binds the child, whose own is v1's "unlimited".
+TEST_F(Cgroup, V1LimitOfAnAncestorBinds)
+{
+    put("proc/mountinfo", "22 1 0:20 / /sys rw - sysfs sysfs rw\n" +
+                              mount("/", "unified", "cgroup2", "rw,nsdelegate") +
+                              mount("/", "cpu", "cgroup", "rw,cpu") +
+                              mount("/", "memory", "cgroup", "rw,memory"));
+    put("proc/cgroup", "4:memory:/job/task\n3:cpu:/\n0::/\n");
+    put("memory/memory.limit_in_bytes", v1_unlimited);
+    put("memory/job/memory.limit_in_bytes", "419430400\n");
+    put("memory/job/task/memory.limit_in_bytes", v1_unlimited);
+    std::string path;
+    int version = 0;
+    EXPECT_EQ(419430400ull, limit(&path, &version));
+    EXPECT_EQ("/job", path);
+    EXPECT_EQ(1, version);
+}
+
+// cgroup v2 only: "max" is no limit; the lowest limit on the way up wins.
+TEST_F(Cgroup, V2LowestLimitOnThePathWins)
+{
+    put("proc/mountinfo", mount("/", "v2", "cgroup2", "rw"));
+    put("proc/cgroup", "0::/user/job/step\n");
+    put("v2/user/memory.max", "1073741824\n");
+    put("v2/user/job/memory.max", "max\n");
+    put("v2/user/job/step/memory.max", "536870912\n");
+    std::string path;
+    int version = 0;
+    EXPECT_EQ(536870912ull, limit(&path, &version));
+    EXPECT_EQ("/user/job/step", path);
+    EXPECT_EQ(2, version);
+    put("v2/user/job/step/memory.max", "max\n");
+    EXPECT_EQ(1073741824ull, limit(&path));
+    EXPECT_EQ("/user", path);
+}
+
+TEST_F(Cgroup, NoLimitAnywhereIsZero)
+{
+    put("proc/mountinfo", mount("/", "v2", "cgroup2", "rw"));
+    put("proc/cgroup", "0::/a\n");
+    put("v2/a/memory.max", "max\n");
+    std::string path;
+    int version = 0;
+    EXPECT_EQ(0ull, limit(&path, &version));
+    EXPECT_EQ("", path);
+    EXPECT_EQ(2, version);
+    put("proc/mountinfo", "22 1 0:20 / /sys rw - sysfs sysfs rw\n");
+    EXPECT_EQ(0ull, limit(&path, &version)) << "no cgroup mounted";
+    EXPECT_EQ(0, version);
+    put("proc/mountinfo", mount("/", "v2", "cgroup2", "rw"));
+    put("proc/cgroup", "0::/a\n");
+    put("v2/a/memory.max", "garbage\n");
+    EXPECT_EQ(0ull, limit()) << "an unreadable value is no limit";
+}
+
+// A container without a cgroup namespace: the mount shows a subtree of the hierarchy, and
+// /proc/self/cgroup names paths from the hierarchy's root.
+TEST_F(Cgroup, AMountedSubtreeIsStrippedFromThePath)
+{
+    put("proc/mountinfo", mount("/docker/c1", "memory", "cgroup", "rw,memory"));
+    put("proc/cgroup", "9:memory:/docker/c1/inner\n");
+    put("memory/memory.limit_in_bytes", "268435456\n"); // the container's
+    put("memory/inner/memory.limit_in_bytes", v1_unlimited);
+    std::string path;
+    EXPECT_EQ(268435456ull, limit(&path));
+    EXPECT_EQ("/docker/c1", path);
+    put("proc/cgroup", "9:memory:/elsewhere\n");
+    EXPECT_EQ(0ull, limit()) << "a cgroup outside the mounted subtree has no directory here";
 }
 
 } // namespace
