@@ -30,6 +30,11 @@ typedef struct {
     /* Drops this handle; mappings made from it keep the memory alive until they go. */
     int (*mem_release)(symh_dev_mem_t *mem);
     size_t (*mem_size)(const symh_dev_mem_t *mem);
+    /* Allocates all of the object's memory now, so that touching it later cannot run out:
+     * SYMH_OK, or SYMH_ERR_NO_MEMORY (the machine or the memory cgroup cannot hold it) or another
+     * status, with the reason in `why`; nothing is logged (the caller chooses which PE speaks).
+     * The process is not killed for it. */
+    int (*populate)(symh_dev_mem_t *mem, char *why, size_t why_len);
     /* Maps [offset, offset + size) of `mem` at exactly `va`, inside a reservation. */
     int (*map)(symh_dev_mem_t *mem, size_t offset, void *va, size_t size, symh_dev_access_t access);
     int (*set_access)(void *va, size_t size, symh_dev_access_t access);

@@ -294,6 +294,15 @@ static size_t symh_dev_hip_mem_size(const symh_dev_mem_t *mem)
     return mem->size;
 }
 
+/* hipMemCreate allocates the physical memory itself: nothing is left to allocate. */
+static int symh_dev_hip_populate(symh_dev_mem_t *mem, char *why, size_t why_len)
+{
+    (void)mem;
+    (void)why;
+    (void)why_len;
+    return SYMH_OK;
+}
+
 /* Every device of the backend gets the same access to a range. */
 static int symh_dev_hip_access(void *va, size_t size, symh_dev_access_t access)
 {
@@ -469,6 +478,7 @@ static const symh_dev_ops_t symh_dev_hip_ops = {
     .mem_create = symh_dev_hip_mem_create,
     .mem_release = symh_dev_hip_mem_release,
     .mem_size = symh_dev_hip_mem_size,
+    .populate = symh_dev_hip_populate,
     .map = symh_dev_hip_map,
     .set_access = symh_dev_hip_access,
     .unmap = symh_dev_hip_unmap,

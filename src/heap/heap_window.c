@@ -158,6 +158,11 @@ err_release:
     return status;
 }
 
+int symh_heap_populate(char *why, size_t why_len)
+{
+    return symh_dev_host->populate(symh_heap_window.heap_mem, why, why_len);
+}
+
 void symh_heap_window_fini(void)
 {
     symh_heap_window_t *w = &symh_heap_window;

@@ -34,6 +34,9 @@ int symh_heap_check_config(char *msg, size_t msg_len);
 int symh_heap_check_space(int n_windows, char *msg, size_t msg_len);
 /* Reserves the window and maps the internal area and the heap (heap_window.c). */
 int symh_heap_window_init(void);
+/* Allocates all of the heap's memory now (SYMH_HEAP_POPULATE, the host backend's populate):
+ * SYMH_OK, or a status and `why` (nothing logged; the caller decides which PE speaks). */
+int symh_heap_populate(char *why, size_t why_len);
 void symh_heap_window_fini(void);
 
 /* The window plus the allocator (heap_api.c); local, the caller agrees across PEs. */
