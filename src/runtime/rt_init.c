@@ -20,6 +20,7 @@
 #include "registration/reg_dev_alloc.h"
 #include "registration/reg_registry.h"
 #include "registration/reg_vmm.h"
+#include "runtime/rt_mem.h"
 #include "runtime/rt_symm.h"
 #include "transport/tl_data.h"
 #include "transport/tl_ipc.h"
@@ -344,16 +345,23 @@ err_devices:
     return status;
 }
 
-/* The layers on top of the topology, bottom up: collectives, heap, registry, IPC, RMA, NIC, the
- * barrier. Each step is agreed on; on failure what came up is taken down in reverse order. */
+/* The layers on top of the topology, bottom up: collectives, heap (and its memory), registry,
+ * IPC, RMA, NIC, the barrier. Each step is agreed on; on failure what came up is taken down in
+ * reverse order. */
 static int symh_rt_layers_init(void)
 {
+    char message[1024] = "";
     int status;
 
     status = symh_rt_agree(symh_coll_init(), NULL);
     if (status != SYMH_OK)
         goto err_coll;
     status = symh_rt_agree(symh_heap_init(), NULL);
+    if (status != SYMH_OK)
+        goto err_heap;
+    /* SYMH_HEAP_POPULATE, or the cgroup's warning: before any peer maps the heap. */
+    status = symh_rt_mem_init(message, sizeof(message));
+    status = symh_rt_agree(status, message[0] != '\0' ? message : NULL);
     if (status != SYMH_OK)
         goto err_heap;
     status = symh_rt_agree(symh_rt_reg_init(), NULL);
