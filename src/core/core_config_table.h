@@ -9,7 +9,7 @@
     X(HEAP_SIZE, SIZE, "1g", NULL,                                                                 \
       "symmetric heap bytes per PE; suffixes k, m, g, t are powers of 1024")                       \
     X(HEAP_POPULATE, BOOL, "0", NULL,                                                              \
-      "1: symh_init allocates all of each PE's heap (about 0.2 s per GiB), so that a heap the "    \
+      "1: symh_init allocates all of each PE's heap (about 0.1 s per GiB), so that a heap the "    \
       "memory cgroup or the machine cannot hold fails symh_init on every PE with one line, not "   \
       "a PE killed by the OOM killer later (docs/heap.md)")                                        \
     X(SYMM_AREA_SIZE, SIZE, "64g", NULL,                                                           \
