@@ -173,6 +173,7 @@ void symh_cgroup_memory(const char *proc_self, symh_cgroup_memory_t *out)
         size_t len = strlen(rel);
         unsigned long long limit;
         char *slash;
+        int n;
 
         while (len > 0 && rel[len - 1] == '/')
             rel[--len] = '\0';
@@ -182,8 +183,10 @@ void symh_cgroup_memory(const char *proc_self, symh_cgroup_memory_t *out)
             out->limit = limit;
             out->dev = (unsigned long long)st.st_dev;
             out->ino = (unsigned long long)st.st_ino;
-            snprintf(out->path, sizeof(out->path), "%.*s%s", (int)root_len, m.root,
-                     root_len + len == 0 ? "/" : rel);
+            n = snprintf(out->path, sizeof(out->path), "%.*s%s", (int)root_len, m.root,
+                         root_len + len == 0 ? "/" : rel);
+            if (n < 0)
+                out->path[0] = '\0'; /* a longer path is cut short: it only names the limit */
         }
         slash = strrchr(rel, '/');
         if (slash == NULL)
