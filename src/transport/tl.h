@@ -45,6 +45,19 @@ typedef struct {
                    * or NULL for memory symheap does not know (the transport's own path) */
 } symh_tl_local_t;
 
+/* A strided transfer to one PE (iput, iget; tl_rma.c), already checked: element i is `size`
+ * bytes between dest + i * dest_step and source + i * source_step, the symmetric side (dest of a
+ * put, source of a get) lying in one symmetric object, the local side in what `local` found for
+ * its whole span. */
+typedef struct {
+    char *dest;
+    const char *source;
+    size_t dest_step, source_step; /* bytes from one element to the next */
+    size_t size, nelems;
+    int is_put, pe;
+    symh_tl_local_t local;
+} symh_tl_strided_t;
+
 typedef struct {
     const char *name;
     /* Every slot but progress takes the channel of the calling context first.
@@ -63,6 +76,19 @@ typedef struct {
                    const symh_tl_local_t *local);
     int (*get_nbi)(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes, int pe,
                    const symh_tl_local_t *local);
+    /* Posts elements first, first + 1, ... of strided transfer `x` as put_nbi/get_nbi would
+     * (wait_local or quiet completes them), as many as one post of the transport carries, at
+     * least one; their count into *posted. libfabric carries up to the provider's iov limit in
+     * one message (an iov on each side), UCX one element. The caller loops and waits (tl_rma.c). */
+    int (*strided_nbi)(symh_tl_chan_t *chan, const symh_tl_strided_t *x, size_t first,
+                       size_t *posted);
+    /* Waits until every put_nbi and get_nbi issued on `chan` so far has completed locally: each
+     * put's source may be reused, each get's destination holds its data (a put's completion at
+     * its target stays with quiet, which a transport may give here too); strided_nbi's posts
+     * too. The strided transfers wait with this once per batch of elements (tl_rma.c), not once
+     * per element. A failure of an operation it covers is logged and returned here, once
+     * (quiet does not report it again). SYMH_OK where the _nbi forms complete in the call. */
+    int (*wait_local)(symh_tl_chan_t *chan);
     /* One atomic on the `size`-byte (4 or 8) word at symmetric `dest`; `fetched` may be NULL. */
     int (*amo)(symh_tl_chan_t *chan, symh_tl_amo_op_t op, void *dest, size_t size,
                const void *value, const void *cond, void *fetched, int pe);

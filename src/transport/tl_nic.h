@@ -130,6 +130,8 @@ typedef struct {
                        * those, symh_tl_nic_hint.hits were answered by the thread's last hit) */
     uint64_t posted;  /* transfers a transport posted with the slot's or handle's memory handle
                        * or descriptor it was given (UCP_OP_ATTR_FIELD_MEMH, fi_mr_desc) */
+    uint64_t waits;   /* waits for completion (a blocking operation's, wait_local's, quiet's):
+                       * over libfabric each is a round trip to the targets */
 } symh_tl_nic_counts_t;
 extern _Thread_local symh_tl_nic_counts_t symh_tl_nic_counts
     __attribute__((tls_model("initial-exec"), visibility("hidden")));

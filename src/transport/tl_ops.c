@@ -48,6 +48,19 @@ static int symh_tl_ipc_get(symh_tl_chan_t *chan, void *dest, const void *source,
     return symh_tl_ipc_copy(dest, remote, bytes);
 }
 
+/* A strided transfer's element `first` as a put or get (the RMA data path copies mapped peers'
+ * elements itself: this serves callers outside it). */
+static int symh_tl_ipc_strided(symh_tl_chan_t *chan, const symh_tl_strided_t *x, size_t first,
+                               size_t *posted)
+{
+    char *dest = x->dest + first * x->dest_step;
+    const char *source = x->source + first * x->source_step;
+
+    *posted = 1;
+    return x->is_put ? symh_tl_ipc_put(chan, dest, source, x->size, x->pe, &x->local)
+                     : symh_tl_ipc_get(chan, dest, source, x->size, x->pe, &x->local);
+}
+
 #define SYMH_TL_IPC_AMO(WORD)                                                                    \
     static int symh_tl_ipc_amo_##WORD(symh_tl_amo_op_t op, WORD *remote, const void *value,      \
                                       const void *cond, void *fetched)                           \
@@ -123,6 +136,13 @@ static int symh_tl_ipc_progress(void)
     return SYMH_OK;
 }
 
+/* Every load/store transfer completed in its call. */
+static int symh_tl_ipc_wait_local(symh_tl_chan_t *chan)
+{
+    (void)chan;
+    return SYMH_OK;
+}
+
 /* A load/store transfer is complete when the call returns, so the _nbi forms are the same. */
 const symh_tl_ops_t symh_tl_ipc_ops = {
     .name = "ipc",
@@ -130,6 +150,8 @@ const symh_tl_ops_t symh_tl_ipc_ops = {
     .get = symh_tl_ipc_get,
     .put_nbi = symh_tl_ipc_put,
     .get_nbi = symh_tl_ipc_get,
+    .strided_nbi = symh_tl_ipc_strided,
+    .wait_local = symh_tl_ipc_wait_local,
     .amo = symh_tl_ipc_amo,
     .fence = symh_tl_ipc_fence,
     .quiet = symh_tl_ipc_fence,
@@ -142,6 +164,14 @@ static int symh_tl_none_xfer(symh_tl_chan_t *chan, void *dest, const void *sourc
                              int pe, const symh_tl_local_t *local)
 {
     (void)chan, (void)dest, (void)source, (void)bytes, (void)pe, (void)local;
+    return SYMH_ERR_UNSUPPORTED;
+}
+
+static int symh_tl_none_strided(symh_tl_chan_t *chan, const symh_tl_strided_t *x, size_t first,
+                                size_t *posted)
+{
+    (void)chan, (void)x, (void)first;
+    *posted = 1;
     return SYMH_ERR_UNSUPPORTED;
 }
 
@@ -170,6 +200,8 @@ const symh_tl_ops_t symh_tl_none_ops = {
     .get = symh_tl_none_xfer,
     .put_nbi = symh_tl_none_xfer,
     .get_nbi = symh_tl_none_xfer,
+    .strided_nbi = symh_tl_none_strided,
+    .wait_local = symh_tl_none_sync,
     .amo = symh_tl_none_amo,
     .fence = symh_tl_none_sync,
     .quiet = symh_tl_none_sync,

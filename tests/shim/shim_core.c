@@ -217,11 +217,12 @@ const char *symh_shim_tl_nic_built(void)
     return symh_tl_nic_built(built, sizeof(built));
 }
 
-void symh_shim_nic_counts(uint64_t *lookups, uint64_t *hint_hits, uint64_t *posted)
+void symh_shim_nic_counts(uint64_t *lookups, uint64_t *hint_hits, uint64_t *posted, uint64_t *waits)
 {
     *lookups = symh_tl_nic_counts.lookups;
     *hint_hits = symh_tl_nic_hint.hits;
     *posted = symh_tl_nic_counts.posted;
+    *waits = symh_tl_nic_counts.waits;
 }
 
 int symh_shim_boot_allgather(const void *in, void *out, size_t bytes)

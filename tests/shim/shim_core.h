@@ -80,9 +80,11 @@ unsigned long long symh_shim_cgroup_memory(const char *proc_self, char *path, si
 /* The NIC transports built into this library ("ucx ofi ", "" when none). */
 const char *symh_shim_tl_nic_built(void);
 /* This thread's counts of the NIC local side's path (symh_tl_nic_counts, tl_nic.h): local sides
- * looked up in the registry, of those answered by the thread's last hit, and transfers a
- * transport posted with the memory handle or descriptor it was given. */
-void symh_shim_nic_counts(uint64_t *lookups, uint64_t *hint_hits, uint64_t *posted);
+ * looked up in the registry, of those answered by the thread's last hit, transfers a transport
+ * posted with the memory handle or descriptor it was given, and the transports' waits for
+ * completion. */
+void symh_shim_nic_counts(uint64_t *lookups, uint64_t *hint_hits, uint64_t *posted,
+                          uint64_t *waits);
 
 #ifdef __cplusplus
 }

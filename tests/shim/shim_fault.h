@@ -8,8 +8,9 @@ extern "C" {
 #endif
 
 /* Of the fault sites whose name starts with `prefix` ("ofi", "ucx", "nic", "boot", and
- * "amo" for the provider-capability site outside the start-up sweeps), the first
- * `skip` that this PE reaches pass and the next fails once. NULL disarms. */
+ * outside the start-up sweeps "amo" for the provider-capability site and "post" for a NIC
+ * transport's post of an RMA or atomic), the first `skip` that this PE reaches pass and the next
+ * fails once. NULL disarms. */
 void symh_shim_fault_arm(const char *prefix, long skip);
 /* The site that failed since the last arm, NULL when none has. */
 const char *symh_shim_fault_fired(void);

@@ -11,7 +11,9 @@
  * Completion: every operation waits for its channel's counter to catch up with the channel's
  * issued count (read the counter first, then the issued count: when it covers the issued count,
  * everything issued before the read has completed, this thread's operation included), so
- * put/get/amo return completed and quiet/fence are the same wait, on that channel alone. Memory
+ * put/get/amo return completed and quiet/fence are the same wait, on that channel alone, as is
+ * wait_local, the strided transfers' wait per batch; their elements go as few messages, an iov on
+ * each side (symh_tl_ofi_strided_nbi). Memory
  * registration honours what the provider returns in mr_mode: FI_MR_VIRT_ADDR unset means offsets
  * from the registered base of the target (exchanged per slot and PE), FI_MR_PROV_KEY the
  * provider's key (else ours), FI_MR_ENDPOINT a bind to the default endpoint (so no other
@@ -108,6 +110,9 @@ static int symh_tl_ofi_load(void)
 #define SYMH_OFI_BOUNCE_SIZE  (256 * 1024)
 #define SYMH_OFI_BOUNCE_ALIGN 64
 #define SYMH_OFI_BOUNCE_GETS  (SYMH_OFI_BOUNCE_SIZE / SYMH_OFI_BOUNCE_ALIGN)
+/* Elements of a strided transfer one message carries at most (symh_tl_ofi_strided_nbi): the
+ * provider's iov limits cap it further (tcp;ofi_rxm 4, sockets 8). */
+#define SYMH_OFI_IOV_MAX 8
 
 /* What a PE shares per key slot (the exchange itself carries the status: symh_boot_exchange). */
 typedef struct {
@@ -172,6 +177,7 @@ static struct {
     int mr_endpoint; /* FI_MR_ENDPOINT: MRs are bound to the endpoint */
     int prov_key;    /* FI_MR_PROV_KEY: the provider picks keys */
     size_t max_msg;
+    size_t iov_max;     /* elements per message of a strided transfer (both sides' iov limits) */
     int amo_via_fetch;  /* non-fetching atomics go as fetching ones (see symh_tl_ofi_amo) */
     int need_ctx;       /* mode FI_CONTEXT/FI_CONTEXT2: operations carry a context */
     uint64_t put_flags; /* fi_writemsg flags: FI_DELIVERY_COMPLETE */
@@ -252,6 +258,7 @@ static int symh_tl_ofi_wait_all(symh_tl_ofi_chan_t *c, const char *func)
 {
     symh_wait_t w;
 
+    ++symh_tl_nic_counts.waits;
     symh_wait_start(&w, SYMH_OFI_SPINS);
     for (;;) {
         uint64_t done = fi_cntr_read(c->cntr);
@@ -271,6 +278,9 @@ static int symh_tl_ofi_wait_all(symh_tl_ofi_chan_t *c, const char *func)
     }
 }
 
+/* A post's return: `post`'s, or -FI_EIO where the tests' fault site "post: ofi" refuses it. */
+#define SYMH_OFI_TRY(post) (symh_fault_hit("post: ofi") ? -FI_EIO : (post))
+
 /* Posts one operation on channel `c`: retries on -FI_EAGAIN while progressing. `post` is
  * evaluated each try. */
 #define SYMH_OFI_POST(c, call, post)                               \
@@ -279,7 +289,7 @@ static int symh_tl_ofi_wait_all(symh_tl_ofi_chan_t *c, const char *func)
         symh_wait_t post_wait_;                                    \
         symh_wait_start(&post_wait_, SYMH_OFI_SPINS);              \
         __atomic_add_fetch(&(c)->issued, 1, __ATOMIC_ACQ_REL);     \
-        while ((post_ret_ = (post)) == -FI_EAGAIN)                 \
+        while ((post_ret_ = SYMH_OFI_TRY(post)) == -FI_EAGAIN)     \
             symh_tl_ofi_poll((c), &post_wait_, (call), 0);         \
         if (post_ret_ != 0) {                                      \
             __atomic_sub_fetch(&(c)->issued, 1, __ATOMIC_ACQ_REL); \
@@ -550,6 +560,12 @@ static int symh_tl_ofi_pick(int thread_multiple)
         info->ep_attr->max_msg_size > 0 ? info->ep_attr->max_msg_size : SIZE_MAX;
     symh_tl_ofi_state.next_key = 1;
     symh_tl_ofi_state.need_ctx = (info->mode & (FI_CONTEXT | FI_CONTEXT2)) != 0;
+    size_t iov_max = info->tx_attr->iov_limit < info->tx_attr->rma_iov_limit
+                         ? info->tx_attr->iov_limit
+                         : info->tx_attr->rma_iov_limit;
+    symh_tl_ofi_state.iov_max = iov_max < 1                  ? 1
+                                : iov_max > SYMH_OFI_IOV_MAX ? SYMH_OFI_IOV_MAX
+                                                             : iov_max;
     symh_tl_ofi_state.put_flags = FI_DELIVERY_COMPLETE;
     symh_tl_ofi_state.amo_via_fetch = strncmp(info->fabric_attr->prov_name, "shm", 3) == 0;
     symh_info("ofi: provider %s, fabric %s, domain %s, mr_mode 0x%x (%s%s%s%s), progress "
@@ -1107,6 +1123,61 @@ static int symh_tl_ofi_get_nbi(symh_tl_chan_t *chan, void *dest, const void *sou
     return symh_tl_ofi_xfer(chan, 0, dest, (void *)(uintptr_t)source, bytes, pe, 0, local);
 }
 
+/* Up to iov_max elements of strided transfer `x` from `first` in one message, an iov on each
+ * side (tl.h): one post, and at the target one message to take in and one completion to return,
+ * where an element each took one of each. The elements' remote addresses follow the first's by
+ * the symmetric side's step (the caller checked that the whole span lies in one symmetric
+ * object). One element at a time, through symh_tl_ofi_xfer, where a message cannot carry several:
+ * a local side without a descriptor on a provider that wants one (staged), elements past
+ * max_msg, a provider that wants a context per operation. */
+static int symh_tl_ofi_strided_nbi(symh_tl_chan_t *chan, const symh_tl_strided_t *x, size_t first,
+                                   size_t *posted)
+{
+    symh_tl_ofi_chan_t *c = symh_tl_ofi_chan(chan);
+    const char *func = x->is_put ? "iput" : "iget";
+    char *dest = x->dest + first * x->dest_step;
+    const char *source = x->source + first * x->source_step;
+    char *local = x->is_put ? (char *)(uintptr_t)source : dest;
+    size_t local_step = x->is_put ? x->source_step : x->dest_step;
+    size_t remote_step = x->is_put ? x->dest_step : x->source_step;
+    size_t k = x->nelems - first < symh_tl_ofi_state.iov_max ? x->nelems - first
+                                                             : symh_tl_ofi_state.iov_max;
+    struct iovec iov[SYMH_OFI_IOV_MAX];
+    struct fi_rma_iov rma[SYMH_OFI_IOV_MAX];
+    void *desc[SYMH_OFI_IOV_MAX];
+    uint64_t raddr, key;
+    void *d = NULL;
+    int status, have_desc;
+
+    *posted = 1;
+    have_desc = symh_tl_ofi_desc(local, x->size, &x->local, &d) == SYMH_OK;
+    if (k == 1 || symh_tl_ofi_state.need_ctx || x->size > symh_tl_ofi_state.max_msg ||
+        (!have_desc && symh_tl_ofi_state.mr_local))
+        return symh_tl_ofi_xfer(chan, x->is_put, dest, source, x->size, x->pe, 0, &x->local);
+    status = symh_tl_ofi_remote(func, x->is_put ? dest : source, x->size, x->pe, &raddr, &key);
+    if (status != SYMH_OK)
+        return status;
+    for (size_t j = 0; j < k; ++j) {
+        iov[j] = (struct iovec){ .iov_base = local + j * local_step, .iov_len = x->size };
+        rma[j] = (struct fi_rma_iov){ .addr = raddr + j * remote_step, .len = x->size, .key = key };
+        desc[j] = d;
+    }
+    struct fi_msg_rma msg = { .msg_iov = iov,
+                              .desc = desc,
+                              .iov_count = k,
+                              .addr = symh_tl_ofi_state.addr[x->pe],
+                              .rma_iov = rma,
+                              .rma_iov_count = k };
+    if (x->is_put)
+        SYMH_OFI_POST(c, "fi_writemsg", fi_writemsg(c->ep, &msg, symh_tl_ofi_state.put_flags));
+    else
+        SYMH_OFI_POST(c, "fi_readmsg", fi_readmsg(c->ep, &msg, 0));
+    if (have_desc)
+        symh_tl_nic_counts.posted += k;
+    *posted = k;
+    return SYMH_OK;
+}
+
 /* A non-fetching atomic from channel `c`'s scratch area, delivered at the target before it counts
  * as complete. */
 static ssize_t symh_tl_ofi_atomic_deliver(symh_tl_ofi_chan_t *c, enum fi_datatype dt,
@@ -1226,23 +1297,34 @@ static int symh_tl_ofi_amo(symh_tl_chan_t *chan, symh_tl_amo_op_t op, void *dest
     return status;
 }
 
-/* Completes what channel `chan` issued: waits for its counter alone (another context's traffic
- * is not waited for), then drains its bounce pool. */
-static int symh_tl_ofi_quiet(symh_tl_chan_t *chan)
+/* Completes what channel `c` issued: waits for its counter alone (another context's traffic is
+ * not waited for), then drains its bounce pool. `func` names the wait in its lines. */
+static int symh_tl_ofi_complete(symh_tl_ofi_chan_t *c, const char *func)
 {
-    symh_tl_ofi_chan_t *c = symh_tl_ofi_chan(chan);
     if (!symh_tl_ofi_state.up)
         return SYMH_OK;
-    int status = symh_tl_ofi_wait_all(c, "quiet");
+    int status = symh_tl_ofi_wait_all(c, func);
     /* Staged gets land in their destinations at the drain (symh_tl_ofi_staged). */
     if (__atomic_load_n(&c->bounce_used, __ATOMIC_RELAXED) != 0) {
         symh_tl_ofi_bounce_lock(c, 1);
-        int drained = symh_tl_ofi_bounce_drain(c, "quiet");
+        int drained = symh_tl_ofi_bounce_drain(c, func);
         symh_tl_ofi_bounce_lock(c, 0);
         if (status == SYMH_OK)
             status = drained;
     }
     return status;
+}
+
+static int symh_tl_ofi_quiet(symh_tl_chan_t *chan)
+{
+    return symh_tl_ofi_complete(symh_tl_ofi_chan(chan), "quiet");
+}
+
+/* The counter counts an operation once it completed at its target (FI_DELIVERY_COMPLETE), and
+ * staged gets land at the drain: local completion is the quiet's wait, one round trip for all. */
+static int symh_tl_ofi_wait_local(symh_tl_chan_t *chan)
+{
+    return symh_tl_ofi_complete(symh_tl_ofi_chan(chan), "local completion");
 }
 
 /* Every operation completes before its call returns, so ordering needs no more than quiet. */
@@ -1349,6 +1431,8 @@ const symh_tl_nic_t symh_tl_ofi = {
              .get = symh_tl_ofi_get,
              .put_nbi = symh_tl_ofi_put_nbi,
              .get_nbi = symh_tl_ofi_get_nbi,
+             .strided_nbi = symh_tl_ofi_strided_nbi,
+             .wait_local = symh_tl_ofi_wait_local,
              .amo = symh_tl_ofi_amo,
              .fence = symh_tl_ofi_fence,
              .quiet = symh_tl_ofi_quiet,

@@ -109,6 +109,7 @@ static void symh_tl_ucx_poll(symh_tl_ucx_chan_t *ch, symh_wait_t *w, const char 
  * (software-emulated RMA and atomics), or a lock built on them never gets released. */
 static int symh_tl_ucx_wait(symh_tl_ucx_chan_t *ch, ucs_status_ptr_t request, const char *call)
 {
+    ++symh_tl_nic_counts.waits;
     if (request == NULL) {
         ucp_worker_progress(symh_ucx.def.worker);
         return SYMH_OK;
@@ -675,9 +676,12 @@ static int symh_tl_ucx_rma(symh_tl_chan_t *chan, int is_put, int nbi, void *dest
         .user_data = ch,
         .memh = memh,
     };
+    const char *call = is_put ? "ucp_put_nbx" : "ucp_get_nbx";
+    /* The tests' post refused by the wire (fault site "post: ucx", as libfabric's "post: ofi"). */
+    if (symh_fault_hit("post: ucx"))
+        return symh_tl_ucx_fail(call, UCS_ERR_IO_ERROR);
     if (memh != NULL)
         ++symh_tl_nic_counts.posted;
-    const char *call = is_put ? "ucp_put_nbx" : "ucp_get_nbx";
     ucs_status_ptr_t request = is_put ? ucp_put_nbx(ep, source, bytes, remote, rkey, &param)
                                       : ucp_get_nbx(ep, dest, bytes, remote, rkey, &param);
     return nbi ? symh_tl_ucx_nbi(ch, request, call) : symh_tl_ucx_wait(ch, request, call);
@@ -705,6 +709,15 @@ static int symh_tl_ucx_get_nbi(symh_tl_chan_t *chan, void *dest, const void *sou
                                int pe, const symh_tl_local_t *local)
 {
     return symh_tl_ucx_rma(chan, 0, 1, dest, source, bytes, pe, local);
+}
+
+/* One element of a strided transfer per post: UCP has no strided remote side (tl.h). */
+static int symh_tl_ucx_strided_nbi(symh_tl_chan_t *chan, const symh_tl_strided_t *x, size_t first,
+                                   size_t *posted)
+{
+    *posted = 1;
+    return symh_tl_ucx_rma(chan, x->is_put, 1, x->dest + first * x->dest_step,
+                           x->source + first * x->source_step, x->size, x->pe, &x->local);
 }
 
 /* One fetching atomic through UCP: *reply (in: the CSWAP swap value) gets the old value. */
@@ -811,20 +824,48 @@ static int symh_tl_ucx_fence(symh_tl_chan_t *chan)
     return SYMH_OK;
 }
 
+/* Drives the worker until every put_nbi/get_nbi request of `ch` has called back (see
+ * symh_tl_ucx_nbi_done: a put's source is then reusable, a get's data in place), at least once. */
+static void symh_tl_ucx_wait_nbi(symh_tl_ucx_chan_t *ch, const char *what)
+{
+    symh_wait_t w;
+
+    ++symh_tl_nic_counts.waits;
+    symh_wait_start(&w, SYMH_TL_UCX_SPIN);
+    ucp_worker_progress(ch->worker);
+    if (ch != &symh_ucx.def)
+        ucp_worker_progress(symh_ucx.def.worker);
+    while (__atomic_load_n(&ch->nbi_pending, __ATOMIC_ACQUIRE) > 0)
+        symh_tl_ucx_poll(ch, &w, what);
+}
+
+/* A put_nbi/get_nbi that failed since the last wait_local or quiet (logged by its callback) fails
+ * this one. */
+static int symh_tl_ucx_nbi_failed(symh_tl_ucx_chan_t *ch)
+{
+    return __atomic_exchange_n(&ch->nbi_status, SYMH_OK, __ATOMIC_RELAXED) != SYMH_OK;
+}
+
+/* Local completion of the _nbi forms: their requests' callbacks, no flush (tl.h). */
+static int symh_tl_ucx_wait_local(symh_tl_chan_t *chan)
+{
+    symh_tl_ucx_chan_t *ch = symh_tl_ucx_chan(chan);
+    if (ch->worker == NULL)
+        return SYMH_OK;
+    symh_tl_ucx_wait_nbi(ch, "put_nbi/get_nbi local completions");
+    return symh_tl_ucx_nbi_failed(ch) ? SYMH_ERR_TRANSPORT : SYMH_OK;
+}
+
 static int symh_tl_ucx_quiet(symh_tl_chan_t *chan)
 {
     symh_tl_ucx_chan_t *ch = symh_tl_ucx_chan(chan);
     if (ch->worker == NULL)
         return SYMH_OK;
     /* The put_nbi/get_nbi requests are waited for first (see symh_tl_ucx_nbi_done). */
-    symh_wait_t w;
-    symh_wait_start(&w, SYMH_TL_UCX_SPIN);
-    while (__atomic_load_n(&ch->nbi_pending, __ATOMIC_ACQUIRE) > 0)
-        symh_tl_ucx_poll(ch, &w, "symh_quiet (put_nbi/get_nbi completions)");
+    symh_tl_ucx_wait_nbi(ch, "symh_quiet (put_nbi/get_nbi completions)");
     ucp_request_param_t param = { .op_attr_mask = 0 };
     int rc = symh_tl_ucx_wait(ch, ucp_worker_flush_nbx(ch->worker, &param), "ucp_worker_flush_nbx");
-    /* A put_nbi/get_nbi that failed since the last quiet fails this one. */
-    if (__atomic_exchange_n(&ch->nbi_status, SYMH_OK, __ATOMIC_RELAXED) != SYMH_OK && rc == SYMH_OK)
+    if (symh_tl_ucx_nbi_failed(ch) && rc == SYMH_OK)
         rc = SYMH_ERR_TRANSPORT;
     return rc;
 }
@@ -961,6 +1002,8 @@ const symh_tl_nic_t symh_tl_ucx = {
             .get = symh_tl_ucx_get,
             .put_nbi = symh_tl_ucx_put_nbi,
             .get_nbi = symh_tl_ucx_get_nbi,
+            .strided_nbi = symh_tl_ucx_strided_nbi,
+            .wait_local = symh_tl_ucx_wait_local,
             .amo = symh_tl_ucx_amo,
             .fence = symh_tl_ucx_fence,
             .quiet = symh_tl_ucx_quiet,
