@@ -20,7 +20,12 @@
  * the path that looks up the local side's memory handle per operation, with --registry N other
  * registrations in the registry beside it (so that a lookup that descends the registry's tree
  * pays for its depth): put + quiet, get, and non-blocking puts 16 per quiet, next to MPI
- * (bench_local_registered; bench/run_rma_nic.sh --before REF runs it on REF's library too). */
+ * (bench_local_registered; bench/run_rma_nic.sh --before REF runs it on REF's library too).
+ * --op iput measures instead strided transfers of 8-byte elements, every second one on both sides:
+ * symh_long_iput + symh_quiet and symh_long_iget from 1 to --max elements, over each transport of
+ * --transports (default ofi,ucx: one symh_init per transport and repetition, the transports taking
+ * turns, so the same run measures symheap over libfabric and over UCX), next to MPI_Put and
+ * MPI_Get of an MPI_Type_vector + MPI_Win_flush (bench_strided). */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,12 +44,14 @@ typedef struct {
     long iters;
     int reps;
     const char *csv;
-    int symm;          /* --target symm */
-    int local_compare; /* --local compare */
-    int check_cost;    /* --check-cost ROUNDS: 0 = the size sweep */
-    int put_signal;    /* --op put_signal (--op put: the size sweep) */
-    int local_reg;     /* --local registered */
-    long registry;     /* --registry N: other registrations beside the local buffer */
+    int symm;               /* --target symm */
+    int local_compare;      /* --local compare */
+    int check_cost;         /* --check-cost ROUNDS: 0 = the size sweep */
+    int put_signal;         /* --op put_signal (--op put: the size sweep) */
+    int local_reg;          /* --local registered */
+    long registry;          /* --registry N: other registrations beside the local buffer */
+    int strided;            /* --op iput */
+    const char *transports; /* --transports LIST: SYMH_TRANSPORT of each round of --op iput */
 } bench_opts_t;
 
 typedef enum {
@@ -540,11 +547,222 @@ static void bench_put_signal(const bench_opts_t *o, int me, double *samples, FIL
     }
 }
 
+/* ---- --op iput ----------------------------------------------------------------------------- */
+
+#define BENCH_STRIDED_MAX_TL    4  /* transports in --transports */
+#define BENCH_STRIDED_MAX_SIZES 12 /* element counts: 1, 8, 64, ... up to --max */
+#define BENCH_STRIDED_STRIDE    2  /* every second element, on both sides */
+
+enum { BENCH_ST_PUT, BENCH_ST_GET, BENCH_ST_OPS };
+
+/* The value of element i in round `round` (never 0, which the gets' buffers start at). */
+static long bench_strided_value(int round, size_t i)
+{
+    return (long)round << 40 | (long)(i + 1);
+}
+
+/* Calls of `elements` elements per measurement: about 256 Ki elements, at least 1, at most
+ * --iters. */
+static long bench_strided_calls(const bench_opts_t *o, size_t elements)
+{
+    long calls = (long)(((size_t)1 << 18) / elements);
+
+    return calls > o->iters ? o->iters : calls < 1 ? 1 : calls;
+}
+
+/* One check of a transport before it is timed: an iput of `n` elements from `local` into `sym`
+ * on PE 1, a quiet, an iget back into `back` (zeroed); every element and the gaps between them
+ * must be right. Exits the job with a line on stderr otherwise. */
+static void bench_strided_check(const char *tl, long *sym, long *local, long *back, size_t n,
+                                int round)
+{
+    size_t i, span = (n - 1) * BENCH_STRIDED_STRIDE + 1;
+
+    for (i = 0; i < n; ++i)
+        local[i * BENCH_STRIDED_STRIDE] = bench_strided_value(round, i);
+    memset(back, 0, span * sizeof(long));
+    symh_long_iput(sym, local, BENCH_STRIDED_STRIDE, BENCH_STRIDED_STRIDE, n, 1);
+    symh_quiet();
+    symh_long_iget(back, sym, BENCH_STRIDED_STRIDE, BENCH_STRIDED_STRIDE, n, 1);
+    for (i = 0; i < span; ++i) {
+        long want = i % BENCH_STRIDED_STRIDE ? 0 : bench_strided_value(round, i / 2);
+
+        if (back[i] != want || symh_last_error() != SYMH_OK) {
+            fprintf(stderr,
+                    "bench_rma: WRONG RESULT: %s, iput/iget of %zu elements: word %zu is %ld, "
+                    "not %ld (status %s)\n",
+                    tl, n, i, back[i], want, symh_status_string(symh_last_error()));
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    }
+}
+
+/* Microseconds per call of `calls` strided transfers of `n` elements: symheap (iput + quiet, or
+ * iget), or with `vec` MPI (MPI_Put/MPI_Get of the vector type + MPI_Win_flush). */
+static double bench_strided_run(int op, size_t n, long calls, long *sym, long *local, MPI_Win win,
+                                MPI_Datatype vec)
+{
+    double t0 = symh_bench_now();
+    long c;
+
+    for (c = 0; c < calls; ++c) {
+        if (vec != MPI_DATATYPE_NULL) {
+            if (op == BENCH_ST_PUT)
+                MPI_Put(local, 1, vec, 1, 0, 1, vec, win);
+            else
+                MPI_Get(local, 1, vec, 1, 0, 1, vec, win);
+            MPI_Win_flush(1, win);
+        } else if (op == BENCH_ST_PUT) {
+            symh_long_iput(sym, local, BENCH_STRIDED_STRIDE, BENCH_STRIDED_STRIDE, n, 1);
+            symh_quiet();
+        } else {
+            symh_long_iget(local, sym, BENCH_STRIDED_STRIDE, BENCH_STRIDED_STRIDE, n, 1);
+        }
+    }
+    return (symh_bench_now() - t0) / (double)calls * 1e6;
+}
+
+/* --op iput: every PE calls it, between MPI_Init and MPI_Finalize (symh_init and symh_finalize
+ * once per repetition and transport). PE 0 measures, PE 1 is the target; the table and the CSV
+ * on PE 0. Returns 0, or 1 when symh_init failed. */
+static int bench_strided(const bench_opts_t *o, FILE *csv)
+{
+    char list[256], *names[BENCH_STRIDED_MAX_TL], *save = NULL, *tok;
+    size_t sizes[BENCH_STRIDED_MAX_SIZES], n, span, words;
+    int n_tl = 0, n_sizes = 0, me, r, t, z, op, k;
+    long *local, *back, *win_base;
+    double *samples;
+    MPI_Win win;
+
+    snprintf(list, sizeof(list), "%s", o->transports);
+    for (tok = strtok_r(list, ",", &save); tok != NULL && n_tl < BENCH_STRIDED_MAX_TL;
+         tok = strtok_r(NULL, ",", &save))
+        names[n_tl++] = tok;
+    for (n = o->min; n <= o->max && n_sizes < BENCH_STRIDED_MAX_SIZES; n *= 8)
+        sizes[n_sizes++] = n;
+    span = (o->max - 1) * BENCH_STRIDED_STRIDE + 1;
+    words = (span + 4095) / 4096 * 4096;
+    /* [transport or MPI (n_tl)][op][size][rep] */
+    samples = malloc((size_t)(n_tl + 1) * BENCH_ST_OPS * (size_t)n_sizes * (size_t)o->reps *
+                     sizeof(double));
+    local = aligned_alloc(4096, words * sizeof(long));
+    back = aligned_alloc(4096, words * sizeof(long));
+    if (samples == NULL || local == NULL || back == NULL || n_tl == 0)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    memset(local, 0, words * sizeof(long));
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Win_allocate((MPI_Aint)(words * sizeof(long)), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win_base,
+                     &win);
+    MPI_Win_lock_all(0, win);
+#define BENCH_ST_SAMPLE(tl, op, z, r) \
+    samples[(((size_t)(tl)*BENCH_ST_OPS + (op)) * (size_t)n_sizes + (z)) * (size_t)o->reps + (r)]
+    for (r = 0; r < o->reps; ++r) {
+        /* The transports and MPI take turns within each repetition, so that drift on the machine
+         * falls on all of them alike. */
+        for (t = 0; t < n_tl; ++t) {
+            long *sym;
+
+            setenv("SYMH_TRANSPORT", names[t], 1);
+            if (symh_init() != SYMH_OK)
+                return 1;
+            sym = symh_calloc(words, sizeof(long));
+            if (sym == NULL || symh_buffer_register(local, words * sizeof(long)) != SYMH_OK)
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            symh_barrier_all();
+            for (z = 0; z < n_sizes && me == 0; ++z) {
+                long calls = bench_strided_calls(o, sizes[z]);
+
+                bench_strided_check(names[t], sym, local, back, sizes[z], r);
+                for (op = 0; op < BENCH_ST_OPS; ++op) {
+                    (void)bench_strided_run(op, sizes[z], calls / 10 + 1, sym, local, win,
+                                            MPI_DATATYPE_NULL); /* warm up */
+                    BENCH_ST_SAMPLE(t, op, z, r) =
+                        bench_strided_run(op, sizes[z], calls, sym, local, win, MPI_DATATYPE_NULL);
+                }
+            }
+            /* PE 1 waits here while PE 0 measures: the barrier drives its NIC transport. */
+            symh_barrier_all();
+            symh_buffer_unregister(local);
+            symh_free(sym);
+            symh_finalize();
+        }
+        for (z = 0; z < n_sizes && me == 0; ++z) {
+            long calls = bench_strided_calls(o, sizes[z]);
+            MPI_Datatype vec;
+
+            MPI_Type_vector((int)sizes[z], 1, BENCH_STRIDED_STRIDE, MPI_LONG, &vec);
+            MPI_Type_commit(&vec);
+            for (op = 0; op < BENCH_ST_OPS; ++op) {
+                (void)bench_strided_run(op, sizes[z], calls / 10 + 1, NULL, local, win, vec);
+                BENCH_ST_SAMPLE(n_tl, op, z, r) =
+                    bench_strided_run(op, sizes[z], calls, NULL, local, win, vec);
+            }
+            MPI_Type_free(&vec);
+        }
+        /* A blocking MPI call keeps PE 1's MPI progressing (osc ucx's passive target). */
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    if (me == 0) {
+        printf("strided transfers of 8-byte elements, every second one on both sides, PE 0 -> PE "
+               "1: symh_long_iput + symh_quiet and symh_long_iget over %s (SYMH_OFI_PROVIDER=%s), "
+               "MPI_Put/MPI_Get of an MPI_Type_vector + MPI_Win_flush; medians of %d, "
+               "microseconds per call\n\n",
+               o->transports, getenv("SYMH_OFI_PROVIDER") ? getenv("SYMH_OFI_PROVIDER") : "tcp",
+               o->reps);
+        printf("| elements | op |");
+        for (t = 0; t < n_tl; ++t)
+            printf(" %s (us) |", names[t]);
+        printf(" MPI vector (us) |");
+        for (t = 1; t < n_tl; ++t)
+            printf(" %s/%s |", names[0], names[t]);
+        printf(" %s/MPI |", names[0]);
+        for (t = 0; t < n_tl; ++t)
+            printf(" %s (Melem/s) |", names[t]);
+        printf("\n|---|---|");
+        for (k = 0; k < 3 * n_tl + 1; ++k)
+            printf("---|");
+        printf("\n");
+        if (csv != NULL)
+            fprintf(csv, "elements,op,transport,us_per_call\n");
+        for (z = 0; z < n_sizes; ++z) {
+            for (op = 0; op < BENCH_ST_OPS; ++op) {
+                double m[BENCH_STRIDED_MAX_TL + 1];
+
+                for (t = 0; t <= n_tl; ++t) {
+                    m[t] = symh_bench_median(&BENCH_ST_SAMPLE(t, op, z, 0), (size_t)o->reps);
+                    if (csv != NULL)
+                        fprintf(csv, "%zu,%s,%s,%.4f\n", sizes[z],
+                                op == BENCH_ST_PUT ? "iput+quiet" : "iget",
+                                t < n_tl ? names[t] : "mpi_vector", m[t]);
+                }
+                printf("| %zu | %s |", sizes[z], op == BENCH_ST_PUT ? "iput+quiet" : "iget");
+                for (t = 0; t <= n_tl; ++t)
+                    printf(" %.3f |", m[t]);
+                for (t = 1; t <= n_tl; ++t)
+                    printf(" %.2f |", m[0] / m[t]);
+                for (t = 0; t < n_tl; ++t)
+                    printf(" %.3f |", (double)sizes[z] / m[t]);
+                printf("\n");
+                fflush(stdout);
+            }
+        }
+    }
+#undef BENCH_ST_SAMPLE
+    MPI_Win_unlock_all(win);
+    MPI_Win_free(&win);
+    free(samples);
+    free(local);
+    free(back);
+    return 0;
+}
+
 static int bench_parse(int argc, char **argv, bench_opts_t *o)
 {
     int i;
 
-    *o = (bench_opts_t){ .min = 8, .max = (size_t)4 << 20, .iters = 100000, .reps = 7 };
+    *o = (bench_opts_t){
+        .min = 8, .max = (size_t)4 << 20, .iters = 100000, .reps = 7, .transports = "ofi,ucx"
+    };
     for (i = 1; i + 1 < argc; i += 2) {
         if (symh_bench_sweep_option(argv, i, &o->min, &o->max, &o->iters, &o->reps, &o->csv))
             continue;
@@ -562,6 +780,10 @@ static int bench_parse(int argc, char **argv, bench_opts_t *o)
             o->put_signal = 0;
         else if (strcmp(argv[i], "--op") == 0 && strcmp(argv[i + 1], "put_signal") == 0)
             o->put_signal = 1;
+        else if (strcmp(argv[i], "--op") == 0 && strcmp(argv[i + 1], "iput") == 0)
+            o->strided = 1;
+        else if (strcmp(argv[i], "--transports") == 0)
+            o->transports = argv[i + 1];
         else if (strcmp(argv[i], "--check-cost") == 0 && atoi(argv[i + 1]) > 0)
             o->check_cost = atoi(argv[i + 1]);
         else
@@ -700,9 +922,27 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_rma [--min BYTES] [--max BYTES] [--iters N] [--reps R] "
                         "[--csv FILE] [--target heap|symm] [--local compare] "
                         "[--check-cost ROUNDS] [--op put|put_signal] "
-                        "[--local registered [--registry N]]\n");
+                        "[--local registered [--registry N]] [--op iput [--transports LIST]]\n");
         MPI_Finalize();
         return 2;
+    }
+    if (o.strided) {
+        int failed;
+
+        MPI_Comm_rank(MPI_COMM_WORLD, &me);
+        if (o.reps > 64)
+            o.reps = 64;
+        if (me == 0 && o.csv != NULL && (csv = fopen(o.csv, "w")) == NULL) {
+            perror(o.csv);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        failed = bench_strided(&o, csv);
+        if (csv != NULL)
+            fclose(csv);
+        if (failed)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        MPI_Finalize();
+        return 0;
     }
     if (o.check_cost > 0) {
         if (o.reps > 64)

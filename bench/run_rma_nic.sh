@@ -13,6 +13,11 @@
 #   --local registered [--registry N] among the options: 8-byte put + quiet, get and put_nbi from a
 #   registered buffer with N other registrations in the registry, vs MPI (CSVs:
 #   BUILD_DIR/bench/rma_localreg_<tl>.csv; docs/transports.md "The local side's handle")
+#   --op iput among the options: strided put (iput + quiet) and get (iget) of 8-byte elements,
+#   --min to --max elements (x8 steps), symheap over libfabric ($OFI_PROVIDER) and over UCX in the
+#   same run (bench_rma's --transports ofi,ucx: one symh_init per transport and repetition) vs
+#   MPI_Put/MPI_Get of a vector datatype on the same UCX wire (CSV: BUILD_DIR/bench/rma_strided.csv;
+#   docs/rma.md "Strided transfers")
 #   --before REF among the options (first after BUILD_DIR): the same benchmark source also built
 #   against the library of git revision REF (exported into BUILD_DIR/before-<REF>/, configured
 #   like BUILD_DIR, only bench_rma built) and run before this tree's, each run printed under
@@ -32,6 +37,7 @@ csv=rma
 [[ " $* " == *" --local compare "* ]] && csv=rma_local
 [[ " $* " == *" --local registered "* ]] && csv=rma_localreg
 [[ " $* " == *" --op put_signal "* ]] && csv=rma_signal
+[[ " $* " == *" --op iput "* ]] && csv=rma_strided
 
 # --before REF: REF's tree with this tree's benchmark source (it uses the public API only, so the
 # same program measures both libraries), built like $build.
@@ -73,6 +79,12 @@ run_both() {
     mpirun "$@" "$bin" --csv "$out" "${bench_args[@]}"
 }
 bench_args=("$@")
+if [[ $csv == rma_strided ]]; then
+    echo
+    echo "## symheap over libfabric ($prov) and over UCX vs MPI RMA (osc ucx), UCX_TLS=$tls"
+    run_both ofi_ucx "$build/bench/${csv}.csv" "${mpi[@]}" -x SYMH_OFI_PROVIDER="$prov"
+    exit 0
+fi
 echo
 echo "## symheap over UCX vs MPI RMA (osc ucx), UCX_TLS=$tls"
 run_both ucx "$build/bench/${csv}_ucx.csv" "${mpi[@]}" -x SYMH_TRANSPORT=ucx
