@@ -64,6 +64,16 @@ static struct {
     const char *(*strerror)(int);
 } symh_tl_ofi_lib;
 
+/* The socket buffers libfabric's sockets provider asks for, when the program's environment does
+ * not say (FI_SOCKETS_MAX_BUF_SZ; the kernel doubles it, up to net.core.rmem_max). The provider
+ * takes a message's header off its socket only once the whole header has arrived. On loopback,
+ * whose segments carry up to 64 KiB, the few bytes of a header left unread can keep a quarter of
+ * a default-sized receive buffer charged (256,832 of 272,989 bytes for 16 bytes); the kernel then
+ * advertises a zero window, the sender cannot send the header's rest, and both sides wait for
+ * good (docs/transports.md "libfabric's sockets provider"). With buffers this large the charge
+ * leaves the window open. */
+#define SYMH_OFI_SOCKETS_BUF_SZ "4194304"
+
 /* Opens libfabric once (kept open: the process may start the transport again). */
 static int symh_tl_ofi_load(void)
 {
@@ -71,6 +81,10 @@ static int symh_tl_ofi_load(void)
 
     if (symh_tl_ofi_lib.lib != NULL)
         return SYMH_OK;
+    /* Before libfabric reads its providers' parameters (its first fi_getinfo); a value the
+     * program set stays. */
+    if (setenv("FI_SOCKETS_MAX_BUF_SZ", SYMH_OFI_SOCKETS_BUF_SZ, 0) != 0)
+        symh_warn("ofi: cannot set FI_SOCKETS_MAX_BUF_SZ=%s: %m", SYMH_OFI_SOCKETS_BUF_SZ);
     lib = dlopen("libfabric.so.1", RTLD_NOW | RTLD_LOCAL);
     if (lib == NULL) {
         symh_error("ofi: cannot open libfabric.so.1 (install libfabric1): %s", dlerror());
