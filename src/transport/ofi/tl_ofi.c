@@ -65,13 +65,13 @@ static struct {
 } symh_tl_ofi_lib;
 
 /* The socket buffers libfabric's sockets provider asks for, when the program's environment does
- * not say (FI_SOCKETS_MAX_BUF_SZ; the kernel doubles it, up to net.core.rmem_max). The provider
- * takes a message's header off its socket only once the whole header has arrived. On loopback,
- * whose segments carry up to 64 KiB, the few bytes of a header left unread can keep a quarter of
- * a default-sized receive buffer charged (256,832 of 272,989 bytes for 16 bytes); the kernel then
- * advertises a zero window, the sender cannot send the header's rest, and both sides wait for
- * good (docs/transports.md "libfabric's sockets provider"). With buffers this large the charge
- * leaves the window open. */
+ * not say (FI_SOCKETS_MAX_BUF_SZ; the kernel caps it at net.core.rmem_max and doubles it). The
+ * provider takes a message's header off its socket only once the whole header has arrived. On
+ * loopback, whose segments carry up to 64 KiB, the few bytes of a header left unread can keep
+ * nearly all of a default-sized receive buffer charged (256,832 of 272,989 bytes for 16 bytes);
+ * the kernel then advertises a zero window, the sender cannot send the header's rest, and both
+ * sides wait for good (docs/transports.md "libfabric's sockets provider"). With buffers this
+ * large the charge leaves the window open. */
 #define SYMH_OFI_SOCKETS_BUF_SZ "4194304"
 
 /* Opens libfabric once (kept open: the process may start the transport again). */
@@ -1141,9 +1141,9 @@ static int symh_tl_ofi_get_nbi(symh_tl_chan_t *chan, void *dest, const void *sou
  * side (tl.h): one post, and at the target one message to take in and one completion to return,
  * where an element each took one of each. The elements' remote addresses follow the first's by
  * the symmetric side's step (the caller checked that the whole span lies in one symmetric
- * object). One element at a time, through symh_tl_ofi_xfer, where a message cannot carry several:
- * a local side without a descriptor on a provider that wants one (staged), elements past
- * max_msg, a provider that wants a context per operation. */
+ * object), and their bytes fit in max_msg. One element at a time, through symh_tl_ofi_xfer, where
+ * a message cannot carry several: a local side without a descriptor on a provider that wants one
+ * (staged), two elements past max_msg, a provider that wants a context per operation. */
 static int symh_tl_ofi_strided_nbi(symh_tl_chan_t *chan, const symh_tl_strided_t *x, size_t first,
                                    size_t *posted)
 {
@@ -1164,9 +1164,10 @@ static int symh_tl_ofi_strided_nbi(symh_tl_chan_t *chan, const symh_tl_strided_t
     int status, have_desc;
 
     *posted = 1;
+    if (k > symh_tl_ofi_state.max_msg / x->size)
+        k = symh_tl_ofi_state.max_msg / x->size; /* the message's bytes, too, fit in max_msg */
     have_desc = symh_tl_ofi_desc(local, x->size, &x->local, &d) == SYMH_OK;
-    if (k == 1 || symh_tl_ofi_state.need_ctx || x->size > symh_tl_ofi_state.max_msg ||
-        (!have_desc && symh_tl_ofi_state.mr_local))
+    if (k <= 1 || symh_tl_ofi_state.need_ctx || (!have_desc && symh_tl_ofi_state.mr_local))
         return symh_tl_ofi_xfer(chan, x->is_put, dest, source, x->size, x->pe, 0, &x->local);
     status = symh_tl_ofi_remote(func, x->is_put ? dest : source, x->size, x->pe, &raddr, &key);
     if (status != SYMH_OK)
