@@ -856,11 +856,7 @@ void *symh_team_ptr(symh_team_t team, const void *dest, int pe)
 {
     struct symh_team *t = symh_coll_team_get(team);
 
-    if (!symh_initialized()) {
-        SYMH_LOG_NOT_INITIALIZED(__func__);
-        symh_status_set(SYMH_ERR_NOT_INITIALIZED);
-        return NULL;
-    }
+    SYMH_CHECK_INIT(symh_status_initialized, NULL);
     if (t == NULL) {
         symh_error("symh_team_ptr: team %p is not a live team", (void *)team);
         symh_status_set(SYMH_ERR_INVALID_ARG);

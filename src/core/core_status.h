@@ -25,6 +25,11 @@ static inline int symh_status_set(int status)
  * at once with one line (docs/heap.md "A child of fork"). */
 extern int symh_status_fork_pe __attribute__((visibility("hidden")));
 
+/* 1 from the end of a successful symh_init to symh_finalize, 0 before, after and in a child of
+ * fork: what symh_initialized() answers. The runtime writes it (rt_init.c); it lives here so
+ * that a layer below the runtime can read it without calling up (docs/architecture.md). */
+extern int symh_status_initialized __attribute__((visibility("hidden")));
+
 /* The one line of a call made before init or after finalize, or in a child of fork, naming
  * `func` (a macro, so that the line's prefix names the file and line that found it). */
 #define SYMH_LOG_NOT_INITIALIZED(func)                                                           \

@@ -30,7 +30,6 @@
 #include "transport/tl_route.h"
 
 static struct {
-    int initialized;
     int thread_level;
     int atfork_set; /* once per process */
 } symh_rt;
@@ -45,10 +44,10 @@ static struct {
 static void symh_rt_atfork_child(void)
 {
     symh_log_fork_child();
-    if (!symh_rt.initialized)
+    if (!symh_status_initialized)
         return;
     symh_status_fork_pe = symh_boot_info.my_pe;
-    symh_rt.initialized = 0; /* symh_initialized() answers 0 in the child */
+    symh_status_initialized = 0; /* symh_initialized() answers 0 in the child */
     symh_tl_rma_fork_child();
 }
 
@@ -426,7 +425,7 @@ int symh_init_thread(int requested, int *provided)
         SYMH_LOG_NOT_INITIALIZED(__func__);
         return symh_status_set(SYMH_ERR_UNSUPPORTED);
     }
-    if (symh_rt.initialized) {
+    if (symh_status_initialized) {
         if (provided != NULL)
             *provided = symh_rt.thread_level;
         return symh_status_set(SYMH_OK);
@@ -461,7 +460,7 @@ int symh_init_thread(int requested, int *provided)
         goto err_topology;
 
     symh_rt.thread_level = level;
-    symh_rt.initialized = 1;
+    symh_status_initialized = 1;
     if (!symh_rt.atfork_set) {
         symh_rt.atfork_set = 1;
         if (pthread_atfork(NULL, NULL, symh_rt_atfork_child) != 0)
@@ -492,7 +491,7 @@ void symh_finalize(void)
 {
     int status;
 
-    SYMH_CHECK_INIT(symh_rt.initialized, );
+    SYMH_CHECK_INIT(symh_status_initialized, );
     if (symh_coll_enter(SYMH_COLL_OP_FINALIZE) != SYMH_OK)
         return;
     /* No PE tears its state down while a peer may still reach it: what this PE sent through the
@@ -527,19 +526,19 @@ void symh_finalize(void)
     symh_dev_devices_fini();
     symh_log_flush(); /* the rate limit's pending summaries, while lines still carry the PE */
     symh_boot_stop();
-    symh_rt.initialized = 0;
+    symh_status_initialized = 0;
     symh_status_set(SYMH_OK);
 }
 
 int symh_initialized(void)
 {
     symh_status_set(SYMH_OK);
-    return symh_rt.initialized;
+    return symh_status_initialized;
 }
 
 void symh_query_thread(int *provided)
 {
-    SYMH_CHECK_INIT(symh_rt.initialized, );
+    SYMH_CHECK_INIT(symh_status_initialized, );
     if (provided == NULL) {
         symh_error("symh_query_thread: provided is NULL");
         symh_status_set(SYMH_ERR_INVALID_ARG);
