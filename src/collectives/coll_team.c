@@ -1,6 +1,7 @@
-/* collectives: teams (symh_team_*) and the machinery of the team collectives: slots, waits,
- * signals, the team sync and the agreement exchange. Layout and the two ways to run:
- * coll_team.h; the algorithms on top: coll_ops.c; docs/collectives.md "Teams". */
+/* collectives: teams (symh_team_*), the contexts of a team (symh_ctx_create: the world's) and
+ * the machinery of the team collectives: slots, waits, signals, the team sync and the agreement
+ * exchange. Layout and the two ways to run: coll_team.h; the algorithms on top: coll_ops.c;
+ * docs/collectives.md "Teams". */
 #include "collectives/coll_team.h"
 
 #include <inttypes.h>
@@ -884,6 +885,36 @@ int symh_team_create_ctx(symh_team_t team, long options, symh_ctx_t *ctx)
         return symh_last_error();
     return symh_tl_ctx_create(__func__, options, team, team == SYMH_TEAM_WORLD ? NULL : t->pes,
                               t->n_pes, ctx);
+}
+
+/* The world team's contexts: the transport keeps contexts and the team handle each was made
+ * from, and the world's handle is the collectives' (the transport may not reach up to it). */
+int symh_ctx_create(long options, symh_ctx_t *ctx)
+{
+    return symh_tl_ctx_create(__func__, options, SYMH_TEAM_WORLD, NULL, 0, ctx);
+}
+
+int symh_ctx_get_team(symh_ctx_t ctx, symh_team_t *team)
+{
+    struct symh_ctx *c;
+
+    if (team == NULL) {
+        symh_error("symh_ctx_get_team: team is NULL");
+        return symh_status_set(SYMH_ERR_INVALID_ARG);
+    }
+    *team = SYMH_TEAM_INVALID;
+    if (ctx == SYMH_CTX_INVALID) /* OpenSHMEM: SYMH_TEAM_INVALID and nonzero, quietly */
+        return symh_status_set(SYMH_ERR_INVALID_ARG);
+    SYMH_TL_RMA_CHECK_UP(SYMH_ERR_NOT_INITIALIZED);
+    if (ctx == SYMH_CTX_DEFAULT) {
+        *team = SYMH_TEAM_WORLD;
+        return symh_status_set(SYMH_OK);
+    }
+    c = symh_tl_ctx_check(__func__, ctx);
+    if (c == NULL)
+        return SYMH_ERR_INVALID_ARG;
+    *team = c->team;
+    return symh_status_set(SYMH_OK);
 }
 
 /* ---- splits ------------------------------------------------------------------------------- */

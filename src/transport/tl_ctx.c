@@ -1,5 +1,6 @@
 /* transport: communication contexts: creation, destruction, the checks of a handle, and the
- * teardown at finalize (tl_ctx.h; docs/contexts.md). */
+ * teardown at finalize (tl_ctx.h; docs/contexts.md). The routines that name the world team,
+ * symh_ctx_create and symh_ctx_get_team, are the collectives' (coll_team.c). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,11 +139,6 @@ int symh_tl_ctx_enter_slow(const char *func, symh_ctx_t ctx, int *pe, symh_tl_ch
     return 1;
 }
 
-int symh_ctx_create(long options, symh_ctx_t *ctx)
-{
-    return symh_tl_ctx_create(__func__, options, SYMH_TEAM_WORLD, NULL, 0, ctx);
-}
-
 /* With the object marked dead first, a second destroy of the same handle (racing or later) is
  * reported instead of freeing the channel twice. */
 void symh_ctx_destroy(symh_ctx_t ctx)
@@ -180,29 +176,6 @@ void symh_ctx_destroy(symh_ctx_t ctx)
         symh_tl_nic->chan_destroy(chan);
     free(pes);
     symh_status_set(SYMH_OK);
-}
-
-int symh_ctx_get_team(symh_ctx_t ctx, symh_team_t *team)
-{
-    struct symh_ctx *c;
-
-    if (team == NULL) {
-        symh_error("symh_ctx_get_team: team is NULL");
-        return symh_status_set(SYMH_ERR_INVALID_ARG);
-    }
-    *team = SYMH_TEAM_INVALID;
-    if (ctx == SYMH_CTX_INVALID) /* OpenSHMEM: SYMH_TEAM_INVALID and nonzero, quietly */
-        return symh_status_set(SYMH_ERR_INVALID_ARG);
-    SYMH_TL_RMA_CHECK_UP(SYMH_ERR_NOT_INITIALIZED);
-    if (ctx == SYMH_CTX_DEFAULT) {
-        *team = SYMH_TEAM_WORLD;
-        return symh_status_set(SYMH_OK);
-    }
-    c = symh_tl_ctx_check(__func__, ctx);
-    if (c == NULL)
-        return SYMH_ERR_INVALID_ARG;
-    *team = c->team;
-    return symh_status_set(SYMH_OK);
 }
 
 void symh_tl_ctx_fini(void)
