@@ -989,7 +989,7 @@ int main(int argc, char **argv)
     if (bench.sym == NULL || bench.counter == NULL || bench.sig == NULL || bench.local == NULL ||
         bench.copy == NULL || bench.unreg == NULL || samples == NULL)
         MPI_Abort(MPI_COMM_WORLD, 1);
-    /* The zero-copy path of a NIC transport (API.md "RMA"); IPC ignores it. */
+    /* The zero-copy path of a NIC transport (docs/transports.md); IPC ignores it. */
     if (symh_buffer_register(bench.local, (o.max + 4095) / 4096 * 4096) != SYMH_OK)
         MPI_Abort(MPI_COMM_WORLD, 1);
     memset(bench.local, 1, o.max);

@@ -1,4 +1,4 @@
-# Every public header must compile alone, as C11 and as C++ (STYLE.md). One generated translation
+# Every public header must compile alone, as C11 and as C++ (docs/conventions.md). One generated translation
 # unit per header and language, built as part of `all`, so a header that is not self-contained
 # breaks the build.
 

@@ -1,4 +1,4 @@
-# Test helpers: GoogleTest unit binaries and multi-PE binaries under mpiexec (DESIGN.md "Testing").
+# Test helpers: GoogleTest unit binaries and multi-PE binaries under mpiexec (docs/design.md "Testing").
 find_package(GTest REQUIRED)
 
 # Open MPI needs a flag to run more PEs than cores; other MPIs do not know the flag.

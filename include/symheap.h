@@ -1,4 +1,4 @@
-/* symheap umbrella header: the whole public C API (shared/API.md), without <mpi.h>. */
+/* symheap umbrella header: the whole public C API (docs/api.md), without <mpi.h>. */
 #ifndef SYMHEAP_H
 #define SYMHEAP_H
 

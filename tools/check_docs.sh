@@ -109,7 +109,7 @@ function scan(text, k,    t, id) {
     }
 }
 FNR == 1 { mode = "" }
-# A slot of an ops table: `    .copy = symh_dev_host_copy,` (STYLE.md: designated initialisers).
+# A slot of an ops table: `    .copy = symh_dev_host_copy,` (docs/conventions.md: designated initialisers).
 /^[ \t]*\.[a-z_][a-z0-9_]*[ \t]*=[ \t]*&?[A-Za-z_][A-Za-z0-9_]*[ \t]*,?[ \t]*(\/\*.*)?$/ {
     slot = $0
     sub(/^[ \t]*\./, "", slot)

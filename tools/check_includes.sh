@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# check_includes.sh: checks the layer DAG of DESIGN.md and the source rules of STYLE.md by grep,
+# check_includes.sh: checks the layer DAG of docs/architecture.md and the source rules of docs/conventions.md by grep,
 # and (--calls) the layers of the built library's references by its object files' symbols.
 set -euo pipefail
 
-# The layer DAG (DESIGN.md "Layers", docs/architecture.md): a file in src/<layer>/ may include
+# The layer DAG (docs/architecture.md): a file in src/<layer>/ may include
 # "<layer>/..." headers of itself and of the layers listed here, nothing else. `runtime` is the
 # top (symh_init/symh_finalize bring every layer up): it may include all, nobody includes it.
 # `shmem` (OpenSHMEM routines with logic of their own) stands on the public API beside it: it
@@ -288,7 +288,7 @@ if [[ ${#src_files[@]} -gt 0 ]]; then
         if (mod == "")
             printf "%s:1: layer: file outside a layer folder src/<layer>/\n", FILENAME
         else if (!(mod in layer))
-            printf "%s:1: layer: unknown layer %s (add it to the table in tools/check_includes.sh and to DESIGN.md)\n",
+            printf "%s:1: layer: unknown layer %s (add it to the table in tools/check_includes.sh and to docs/architecture.md)\n",
                 FILENAME, mod
     }
     {
@@ -369,7 +369,7 @@ if [[ ${#src_files[@]} -gt 0 ]]; then
     ' "${src_files[@]}" >>"$report"
 fi
 
-# File names unique across the tree (STYLE.md): a name says which module it belongs to. The one
+# File names unique across the tree (docs/conventions.md): a name says which module it belongs to. The one
 # exception is include/mpp/: OpenSHMEM names <mpp/shmem.h> and <mpp/shmemx.h> itself, and each
 # only includes the header of its name one directory up.
 all_dirs=()
@@ -391,7 +391,7 @@ list_sources "${all_dirs[@]}" | sort -u | grep -v '^include/mpp/' | awk -F/ '
 if [[ -s $report ]]; then
     violations=$(wc -l <"$report")
     cat "$report"
-    echo "check_includes: $violations violation(s) (rules: tools/check_includes.sh, DESIGN.md, STYLE.md)"
+    echo "check_includes: $violations violation(s) (rules: tools/check_includes.sh, docs/architecture.md, docs/conventions.md)"
     exit 1
 fi
 echo "check_includes: ${#src_files[@]} files in src/ follow the layer DAG and source rules"

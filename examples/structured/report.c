@@ -2,7 +2,7 @@
  * reference's labels are for): three labelled device allocations, one label longer than 32
  * characters (truncated), reported, then one freed and reported again. Addresses differ from run
  * to run: the program masks the 16 hex digits and prints the allocation lines sorted, so that the
- * output can be compared exactly; the line format is API.md's. */
+ * output can be compared exactly; the line format is docs/dev-alloc.md's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

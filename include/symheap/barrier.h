@@ -1,4 +1,4 @@
-/* symheap public header: the barrier of all PEs (shared/API.md "RMA, ordering,
+/* symheap public header: the barrier of all PEs (docs/api.md, docs/rma.md "RMA, ordering,
  * synchronization"). */
 #ifndef SYMHEAP_BARRIER_H
 #define SYMHEAP_BARRIER_H

@@ -1,4 +1,4 @@
-/* symheap public header: devices (API.md "Devices and the device allocator", the device part):
+/* symheap public header: devices (docs/devices.md):
  * how many there are, this thread's current device, and their kind. On the host backend
  * SYMH_HOST_DEVICES (default 1) host devices stand in for GPUs (docs/devices.md). */
 #ifndef SYMHEAP_DEVICE_H
@@ -41,18 +41,19 @@ SYMH_API int symh_device_set(int device);
  * sets symh_last_error() and returns SYMH_DEVICE_KIND_HOST. */
 SYMH_API symh_device_kind_t symh_device_kind(int device);
 
-/* A copy between a device array and its transpose on the host, through host_buf (API.md): arrays
- * are column-major (first index fastest) of `rank` (2..7) dimensions; lbounds[d]..ubounds[d]
- * (inclusive) are the device array's bounds; the host array has them with the dimensions ij
- * (1-based; ignored for rank 2, which always swaps, and may be NULL there) swapped; host_buf has
- * the device array's shape. to_device != 0: transpose src (host) into host_buf, then copy it to
- * dst (device); to_device == 0: copy src (device) into host_buf, then transpose it into dst
- * (host). The device range is checked against the registry as for the other copies. */
+/* A copy between a device array and its transpose on the host, through host_buf
+ * (docs/transpose-and-examples.md): arrays are column-major (first index fastest) of `rank` (2..7)
+ * dimensions; lbounds[d]..ubounds[d] (inclusive) are the device array's bounds; the host array has
+ * them with the dimensions ij (1-based; ignored for rank 2, which always swaps, and may be NULL
+ * there) swapped; host_buf has the device array's shape. to_device != 0: transpose src (host) into
+ * host_buf, then copy it to dst (device); to_device == 0: copy src (device) into host_buf, then
+ * transpose it into dst (host). The device range is checked against the registry as for the other
+ * copies. */
 SYMH_API int symh_dev_memcpy_transposed(int to_device, int rank, size_t elem_size,
                                         const long *lbounds, const long *ubounds, const int ij[2],
                                         void *dst, const void *src, void *host_buf);
 
-/* The device allocator (API.md "Devices and the device allocator"; docs/dev-alloc.md). Every
+/* The device allocator (docs/dev-alloc.md). Every
  * allocation comes from the per-device memory resource of its device and is recorded in the
  * allocation registry with its bytes, device, label and owning resource; free and replace give
  * it back on that device through that resource. Misuse is handled by the registry policy. */

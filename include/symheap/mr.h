@@ -1,6 +1,6 @@
-/* symheap public header: memory resources (API.md "Memory resources"): base resources (device,
- * host, pinned host), composable adaptors (pool, statistics, limiting, logging, aligned) and the
- * per-device resource table. Semantics and the CSV format: docs/devices.md. */
+/* symheap public header: memory resources (docs/devices.md "Memory resources"): base resources
+ * (device, host, pinned host), composable adaptors (pool, statistics, limiting, logging, aligned)
+ * and the per-device resource table. Semantics and the CSV format: docs/devices.md. */
 #ifndef SYMHEAP_MR_H
 #define SYMHEAP_MR_H
 

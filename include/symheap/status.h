@@ -1,4 +1,4 @@
-/* symheap public header: status codes (values pinned by API.md), their text, the last error. */
+/* symheap public header: status codes (values pinned: docs/api.md), their text, the last error. */
 #ifndef SYMHEAP_STATUS_H
 #define SYMHEAP_STATUS_H
 

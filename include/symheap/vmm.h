@@ -1,6 +1,5 @@
 /* symheap public header: the virtual memory (VMM) API: reserve address ranges, create physical
- * memory objects, map them with an access mode, change access, unmap, release (API.md "Virtual
- * memory (VMM)"). */
+ * memory objects, map them with an access mode, change access, unmap, release (docs/vmm.md). */
 #ifndef SYMHEAP_VMM_H
 #define SYMHEAP_VMM_H
 

@@ -1,4 +1,4 @@
-/* core: leveled logging with the [host:pid:pe] file:line level prefix (STYLE.md). */
+/* core: leveled logging with the [host:pid:pe] file:line level prefix (docs/conventions.md). */
 #ifndef SYMH_CORE_LOG_H
 #define SYMH_CORE_LOG_H
 
@@ -41,7 +41,7 @@ void symh_log_fork_child(void);
  * while it is pushed, every line logged on the thread starts with "<func> (PE <pe>): ", so the
  * lower layer's line names the public call, and `errors` counts the error lines logged under it,
  * so that the caller logs its own line only when the lower layer logged none (one line per
- * failure, STYLE.md). Contexts nest; pop in the reverse order. */
+ * failure, docs/conventions.md). Contexts nest; pop in the reverse order. */
 typedef struct symh_log_context {
     const char *func;
     int pe;

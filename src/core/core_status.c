@@ -7,7 +7,7 @@ _Thread_local int symh_status_last = SYMH_OK;
 int symh_status_fork_pe = -1;
 int symh_status_initialized;
 
-/* Indexed by -status; the values are pinned by API.md. */
+/* Indexed by -status; the values are pinned by docs/api.md. */
 static const char *const symh_status_texts[] = {
     [0] = "success",
     [1] = "invalid argument",

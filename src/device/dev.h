@@ -64,7 +64,7 @@ extern const symh_dev_ops_t symh_dev_host_ops;
 extern const symh_dev_ops_t *symh_dev;
 
 /* Always the host backend: the symmetric heap window and everything mapped into it stay host
- * memory whatever backend device memory uses (API.md "Memory placement"). */
+ * memory whatever backend device memory uses (docs/api.md, memory placement). */
 extern const symh_dev_ops_t *const symh_dev_host;
 
 /* The GPU backends (dev_cuda.c, dev_hip.c). `open` loads the vendor library at run time

@@ -1,7 +1,7 @@
 /* heap: the symmetric heap allocator. It hands out offsets in [0, size) and keeps all of its
  * bookkeeping outside the heap memory, which it never touches: the heap is host memory
  * (heap_window.c), but a heap in device memory the CPU cannot touch would need no change here
- * (DESIGN.md "The heap allocator"). Fed the same sequence of calls, two allocators return the
+ * (docs/design.md "The heap allocator"). Fed the same sequence of calls, two allocators return the
  * same offsets: that is what makes the heap symmetric across PEs. Not thread-safe: the caller
  * serializes. */
 #ifndef SYMH_HEAP_ALLOC_H

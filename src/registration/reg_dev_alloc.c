@@ -51,8 +51,8 @@ static int symh_dev_alloc_misuse(int code, const char *fmt, ...)
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     if (symh_dev_alloc_policy() == SYMH_REGISTRY_ERROR) {
-        /* The one place besides symh_global_exit where the library ends the process (STYLE.md):
-         * the user asked for it with SYMH_REGISTRY=error. */
+        /* The one place besides symh_global_exit where the library ends the process
+         * (docs/conventions.md): the user asked for it with SYMH_REGISTRY=error. */
         symh_error("%s (SYMH_REGISTRY=error: aborting)", msg);
         abort();
     }

@@ -1,4 +1,4 @@
-/* registration: the interval map behind the allocation registry (DESIGN.md "The allocation
+/* registration: the interval map behind the allocation registry (docs/design.md "The allocation
  * registry"): non-overlapping address ranges, each with what the runtime knows about it; lookup
  * of the range containing any address (interior pointers included) in O(log n); insert in
  * O(log n); remove in expected O(1) at the first byte of a range (most of the time) and O(log n)

@@ -92,7 +92,7 @@ template <typename F> void expect_one_line(const char *text, F action)
 
 // Local memory of the zero-copy path of every transport: page-aligned, zeroed and registered
 // with symh_buffer_register for its lifetime (a NIC transport takes unregistered memory on a
-// slower path, and refuses it under SYMH_NIC_REGISTERED_ONLY=1, API.md "RMA"). Trivially copyable
+// slower path, and refuses it under SYMH_NIC_REGISTERED_ONLY=1, docs/rma.md). Trivially copyable
 // element types only; construct after symh_init.
 template <typename T> class reg_vector
 {

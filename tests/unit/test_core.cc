@@ -33,7 +33,7 @@ static_assert(SYMH_OK == 0 && SYMH_ERR_INVALID_ARG == -1 && SYMH_ERR_NO_MEMORY =
                   SYMH_ERR_MISMATCH == -11 && SYMH_ERR_LIMIT == -12 && SYMH_ERR_TRANSPORT == -13 &&
                   SYMH_ERR_BOOTSTRAP == -14 && SYMH_ERR_SYSTEM == -15 &&
                   SYMH_ERR_NOT_SYMMETRIC == -16,
-              "status values are pinned by API.md");
+              "status values are pinned by docs/api.md");
 
 TEST_F(Core, EveryStatusHasItsOwnText)
 {
