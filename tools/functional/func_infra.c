@@ -167,12 +167,21 @@ static void func_team_ring(func_run_t *run, symh_team_t team, int fresh, unsigne
     row->bytes += (double)rounds * FUNC_RING_BYTES;
 }
 
+/* A split's outcome against what the calling PE expects: the call succeeded (a split that
+ * leaves a PE out still returns SYMH_OK there), and the PE got a team exactly when it is a
+ * member. Anything else is an error of the row, never a quiet skip. */
+static void func_split_check(int status, symh_team_t team, int member, func_row_t *row)
+{
+    row->errors += status != SYMH_OK || (team != SYMH_TEAM_INVALID) != (member != 0);
+}
+
 int func_team_engine(func_run_t *run, size_t size, long loops, func_row_t *row)
 {
     int op = FUNC_VOP(run->test->variant), me = run->me, n = run->npes;
     unsigned char *buf = symh_calloc(FUNC_RING_BYTES, 1);
     symh_team_t a = SYMH_TEAM_INVALID, b = SYMH_TEAM_INVALID, c = SYMH_TEAM_INVALID;
     long rounds = run->opts->skip + loops;
+    int status;
     double t0;
 
     (void)size;
@@ -180,29 +189,41 @@ int func_team_engine(func_run_t *run, size_t size, long loops, func_row_t *row)
     t0 = func_now();
     switch (op) {
     case FUNC_TEAM_CTX_INFRA:
-        symh_team_split_strided(SYMH_TEAM_WORLD, 0, 1, n, NULL, 0, &a);
+        /* -fault: a split that fails (one PE more than the world has), which must fail the row
+         * rather than leave every PE without a team and the ring unrun */
+        status = symh_team_split_strided(SYMH_TEAM_WORLD, 0, 1, n + (run->opts->fault != 0), NULL,
+                                         0, &a);
+        func_split_check(status, a, 1, row);
         break;
     case FUNC_TEAM_CTX_SINGLE:
-        symh_team_split_strided(SYMH_TEAM_WORLD, n - 1, 1, 1, NULL, 0, &a);
-        row->errors += (a != SYMH_TEAM_INVALID) != (me == n - 1);
+        status = symh_team_split_strided(SYMH_TEAM_WORLD, n - 1, 1, 1, NULL, 0, &a);
+        func_split_check(status, a, me == n - 1, row);
         break;
     case FUNC_TEAM_CTX_BLOCK:
-        symh_team_split_strided(SYMH_TEAM_WORLD, 0, 1, n / 2, NULL, 0, &a);
-        symh_team_split_strided(SYMH_TEAM_WORLD, n / 2, 1, n - n / 2, NULL, 0, &b);
+        status = symh_team_split_strided(SYMH_TEAM_WORLD, 0, 1, n / 2, NULL, 0, &a);
+        func_split_check(status, a, me < n / 2, row);
+        status = symh_team_split_strided(SYMH_TEAM_WORLD, n / 2, 1, n - n / 2, NULL, 0, &b);
+        func_split_check(status, b, me >= n / 2, row);
         break;
     case FUNC_TEAM_CTX_ODDEVEN:
     case FUNC_TEAM_SYNC_BARRIER:
-        symh_team_split_strided(SYMH_TEAM_WORLD, 0, 2, (n + 1) / 2, NULL, 0, &a);
-        symh_team_split_strided(SYMH_TEAM_WORLD, 1, 2, n / 2, NULL, 0, &b);
-        row->errors += (a != SYMH_TEAM_INVALID) != (me % 2 == 0);
+        status = symh_team_split_strided(SYMH_TEAM_WORLD, 0, 2, (n + 1) / 2, NULL, 0, &a);
+        func_split_check(status, a, me % 2 == 0, row);
+        status = symh_team_split_strided(SYMH_TEAM_WORLD, 1, 2, n / 2, NULL, 0, &b);
+        func_split_check(status, b, me % 2 == 1, row);
         break;
     case FUNC_TEAM_CTX_SUBSET: /* the last n - 1 PEs, then the last n - 2 of those (>= 1) */
-        symh_team_split_strided(SYMH_TEAM_WORLD, 1, 1, n - 1, NULL, 0, &b);
-        if (b != SYMH_TEAM_INVALID)
-            symh_team_split_strided(b, n > 2 ? 1 : 0, 1, n > 2 ? n - 2 : 1, NULL, 0, &a);
+        status = symh_team_split_strided(SYMH_TEAM_WORLD, 1, 1, n - 1, NULL, 0, &b);
+        func_split_check(status, b, me >= 1, row);
+        if (b != SYMH_TEAM_INVALID) {
+            status = symh_team_split_strided(b, n > 2 ? 1 : 0, 1, n > 2 ? n - 2 : 1, NULL, 0, &a);
+            func_split_check(status, a, me >= (n > 2 ? 2 : 1), row);
+        }
         break;
     case FUNC_TEAM_SPLIT_2D:
-        symh_team_split_2d(SYMH_TEAM_WORLD, 2, NULL, 0, &a, NULL, 0, &b);
+        status = symh_team_split_2d(SYMH_TEAM_WORLD, 2, NULL, 0, &a, NULL, 0, &b);
+        func_split_check(status, a, 1, row);
+        func_split_check(status, b, 1, row);
         row->errors += symh_team_my_pe(a) != me % 2 || symh_team_my_pe(b) != me / 2 ||
                        symh_team_n_pes(a) != 2 || symh_team_n_pes(b) != n / 2;
         break;

@@ -122,8 +122,11 @@ int func_rma_engine(func_run_t *run, size_t size, long loops, func_row_t *row)
     a->team = SYMH_TEAM_WORLD;
     a->peer = 1;
     if (FUNC_VCTX(a->variant) == FUNC_CTX_TEAM) {
-        /* a team of every PE: the context is made from it, PE numbers translated through it */
-        symh_team_split_strided(SYMH_TEAM_WORLD, 0, 1, run->npes, NULL, 0, &a->team);
+        /* a team of every PE: the context is made from it, PE numbers translated through it;
+         * a split that fails, or leaves this PE out, is the row's error */
+        row->errors += symh_team_split_strided(SYMH_TEAM_WORLD, 0, 1, run->npes, NULL, 0,
+                                               &a->team) != SYMH_OK ||
+                       a->team == SYMH_TEAM_INVALID;
         a->peer = symh_team_translate_pe(SYMH_TEAM_WORLD, 1, a->team);
     }
     memset(a->target, 0, total);
