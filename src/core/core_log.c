@@ -9,6 +9,8 @@
  * line); one mutex guards it, held only to update the counters, never across the write. */
 #include "core/core_log.h"
 
+#include "core/core_clock.h"
+
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -88,10 +90,7 @@ static void symh_log_host_init(void)
 
 static int64_t symh_log_now(void)
 {
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    return (int64_t)symh_clock_now_ns();
 }
 
 /* The innermost context pushed on this thread (symh_log_context_push), NULL when none. */

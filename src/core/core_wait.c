@@ -1,8 +1,7 @@
 /* core: the hang watch's slow path (clock reads, the configured timeout and the job's exit). */
 #include "core/core_wait.h"
 
-#include <time.h>
-
+#include "core/core_clock.h"
 #include "core/core_log.h"
 
 uint64_t symh_wait_timeout_ns;
@@ -12,17 +11,9 @@ static struct {
     void (*exit_fn)(int status);
 } symh_wait_cfg;
 
-static uint64_t symh_wait_now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 int symh_wait_check_clock(symh_wait_t *w)
 {
-    uint64_t now = symh_wait_now_ns();
+    uint64_t now = symh_clock_now_ns();
 
     if (w->since_ns == 0) {
         w->since_ns = now;
@@ -36,7 +27,7 @@ int symh_wait_check_clock(symh_wait_t *w)
 
 double symh_wait_seconds(const symh_wait_t *w)
 {
-    return w->since_ns == 0 ? 0.0 : (double)(symh_wait_now_ns() - w->since_ns) / 1e9;
+    return w->since_ns == 0 ? 0.0 : (double)(symh_clock_now_ns() - w->since_ns) / 1e9;
 }
 
 void symh_wait_configure(uint64_t timeout_s, int abort_job, void (*exit_fn)(int status))

@@ -14,7 +14,7 @@ typedef struct {
     unsigned spins;      /* pauses so far */
     unsigned spin_limit; /* pauses before the first sched_yield */
     int expired;         /* the hang timeout passed (reported once per wait) */
-    uint64_t since_ns;   /* CLOCK_MONOTONIC at the first yield; 0 before it */
+    uint64_t since_ns;   /* symh_clock_now_ns() at the first yield; 0 before it */
 } symh_wait_t;
 
 /* SYMH_HANG_TIMEOUT in nanoseconds; 0: no hang watch. Set once at init. */

@@ -11,6 +11,7 @@
 #include "bootstrap/boot.h"
 #include "core/core_amap.h"
 #include "core/core_cgroup.h"
+#include "core/core_clock.h"
 #include "core/core_config.h"
 #include "core/core_log.h"
 #include "transport/tl_nic.h"
@@ -297,4 +298,31 @@ unsigned long long symh_shim_cgroup_memory(const char *proc_self, char *path, si
     snprintf(path, len, "%s", cg.path);
     *version = cg.version;
     return cg.limit;
+}
+
+/* ---- the fake clock ---- */
+static uint64_t symh_shim_clock_now, symh_shim_clock_step;
+
+static uint64_t symh_shim_clock_read(void)
+{
+    return __atomic_fetch_add(&symh_shim_clock_now,
+                              __atomic_load_n(&symh_shim_clock_step, __ATOMIC_RELAXED),
+                              __ATOMIC_RELAXED);
+}
+
+void symh_shim_clock_fake(uint64_t start_ns, uint64_t step_ns)
+{
+    __atomic_store_n(&symh_shim_clock_now, start_ns, __ATOMIC_RELAXED);
+    __atomic_store_n(&symh_shim_clock_step, step_ns, __ATOMIC_RELAXED);
+    symh_clock_set_source(symh_shim_clock_read);
+}
+
+void symh_shim_clock_advance(uint64_t ns)
+{
+    __atomic_fetch_add(&symh_shim_clock_now, ns, __ATOMIC_RELAXED);
+}
+
+void symh_shim_clock_real(void)
+{
+    symh_clock_set_source(NULL);
 }

@@ -34,6 +34,14 @@ int symh_shim_log_get_level(void);
 /* Sends lines to stderr again (the default). */
 void symh_shim_log_uninstall(void);
 
+/* ---- the clock of the log rate limit and the hang watch (core_clock.h) ---- */
+/* Replaces it with a fake clock that starts at `start_ns` and moves by `step_ns` at each read
+ * (0: only symh_shim_clock_advance moves it), so that time-dependent behaviour is checked by
+ * counts. symh_shim_clock_real puts CLOCK_MONOTONIC back. */
+void symh_shim_clock_fake(uint64_t start_ns, uint64_t step_ns);
+void symh_shim_clock_advance(uint64_t ns);
+void symh_shim_clock_real(void);
+
 /* ---- configuration ---- */
 int symh_shim_config_parse_size(const char *text, size_t *size);
 /* SHMEM_SYMMETRIC_SIZE's syntax: decimals allowed ("3.1M"), rounded up to a byte. */

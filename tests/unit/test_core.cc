@@ -415,6 +415,26 @@ TEST_F(Config, UnknownVariablesAreReported)
 }
 
 // ---- the per-call-site log rate limit (core_log.c) -------------------------------------------
+// Every test here runs on a fake clock (core_clock.h): time moves only where the test says, so
+// the counts are exact on a machine of any speed and load.
+
+// The fake clock for the scope of one test, starting at 1000 s (a site's first line finds it
+// quiet since 0) and moving only by advance().
+struct FakeClock {
+    static constexpr uint64_t ms = 1000000;
+    FakeClock()
+    {
+        symh_shim_clock_fake(1000000 * ms, 0);
+    }
+    ~FakeClock()
+    {
+        symh_shim_clock_real();
+    }
+    void advance(uint64_t ns)
+    {
+        symh_shim_clock_advance(ns);
+    }
+};
 
 size_t count_substr(const std::string &text, const std::string &part)
 {
@@ -447,6 +467,7 @@ std::string summary_site(const std::string &log, size_t index)
 
 TEST_F(Core, ALoopOfIdenticalErrorsLogsABoundedNumberOfLines)
 {
+    FakeClock clock;
     std::string log = symh_captured_log([] {
         for (int i = 0; i < 10000; ++i)
             symh_shim_log_emit_site(0, 0, "refused again");
@@ -461,6 +482,7 @@ TEST_F(Core, ALoopOfIdenticalErrorsLogsABoundedNumberOfLines)
 
 TEST_F(Core, CallSitesAreLimitedIndependently)
 {
+    FakeClock clock;
     std::string log = symh_captured_log([] {
         for (int i = 0; i < 100; ++i) {
             symh_shim_log_emit_site(0, 0, "site zero");
@@ -480,38 +502,50 @@ TEST_F(Core, CallSitesAreLimitedIndependently)
     EXPECT_EQ(2u, count_substr(log, "similar lines suppressed")) << log;
 }
 
+// A line every 10 ms for 2.5 s after the burst: each summary comes 1 s after the first line it
+// counts (101 lines: 10 ms .. 1010 ms, then 1020 ms .. 2020 ms), the rest (48) at the flush.
 TEST_F(Core, ASiteThatKeepsLoggingGetsOneSummaryPerSecond)
 {
-    std::string log = symh_captured_log([] {
-        auto start = std::chrono::steady_clock::now();
-        while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(2500))
+    FakeClock clock;
+    std::string log = symh_captured_log([&] {
+        for (int i = 0; i < 10; ++i)
             symh_shim_log_emit_site(0, 0, "refused in a loop");
+        for (int i = 0; i < 250; ++i) {
+            clock.advance(10 * FakeClock::ms);
+            symh_shim_log_emit_site(0, 0, "refused in a loop");
+        }
     });
-    size_t summaries = count_substr(log, "similar lines suppressed");
     EXPECT_EQ(10u, count_substr(log, "refused in a loop")) << log;
-    EXPECT_GE(summaries, 2u) << log;
-    EXPECT_LE(summaries, 3u) << log;
+    EXPECT_EQ(2u, count_substr(log, "similar lines suppressed")) << log;
+    EXPECT_EQ(2u, count_substr(log, " 101 similar lines suppressed")) << log;
     log = symh_captured_log([] { symh_shim_log_flush(); });
-    EXPECT_EQ(1u, count_substr(log, "similar lines suppressed")) << "the rest, at the flush";
+    EXPECT_EQ(1u, count_substr(log, " 48 similar lines suppressed")) << "the rest, at the flush";
 }
 
+// 999 ms of quiet is not quiet enough; 1 s is: the site's summary first, then a fresh burst.
 TEST_F(Core, AQuietSiteSpeaksAgainWithItsSummaryFirst)
 {
-    std::string log = symh_captured_log([] {
+    FakeClock clock;
+    std::string log = symh_captured_log([&] {
         for (int i = 0; i < 25; ++i)
             symh_shim_log_emit_site(0, 0, "burst");
-        std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+        clock.advance(999 * FakeClock::ms);
+        symh_shim_log_emit_site(0, 0, "burst");
+        clock.advance(1000 * FakeClock::ms);
         for (int i = 0; i < 10; ++i)
             symh_shim_log_emit_site(0, 0, "after quiet");
     });
     EXPECT_EQ(10u, count_substr(log, "burst")) << log;
-    EXPECT_EQ(15ul, suppressed(log)) << log;
-    EXPECT_LT(log.find("15 similar lines suppressed"), log.find("after quiet")) << log;
+    EXPECT_EQ(16ul, suppressed(log)) << log;
+    EXPECT_LT(log.find("16 similar lines suppressed"), log.find("after quiet")) << log;
     EXPECT_EQ(10u, count_substr(log, "after quiet")) << "a fresh burst after a quiet second";
 }
 
+// Four threads at once on a clock that does not move: exactly one burst is printed, and every
+// other line is counted in the summary.
 TEST_F(Core, ThreadsLoggingAtOnceAreCountedExactly)
 {
+    FakeClock clock;
     std::string log = symh_captured_log([] {
         std::vector<std::thread> threads;
         for (int t = 0; t < 4; ++t)
@@ -523,10 +557,8 @@ TEST_F(Core, ThreadsLoggingAtOnceAreCountedExactly)
             thread.join();
         symh_shim_log_flush();
     });
-    size_t printed = count_substr(log, "error from many threads");
-    EXPECT_GE(printed, 10u) << log;
-    EXPECT_LE(printed, 40u) << "a fresh burst at most once per quiet second" << log;
-    EXPECT_EQ(20000ul - printed, suppressed(log)) << log;
+    EXPECT_EQ(10u, count_substr(log, "error from many threads")) << log;
+    EXPECT_EQ(19990ul, suppressed(log)) << log;
 }
 
 // ---- the memory cgroup's limit (core_cgroup.c), on a fake /proc/self and cgroup tree ---------
