@@ -3,16 +3,26 @@
 // call it is in, its sequence number and which PEs have not arrived, then keeps waiting; with
 // SYMH_HANG_ABORT=1 it ends the job instead (HangAbort, run by hang_abort.sh, never directly).
 // Every test sets the variables itself before symh_init, so the other binaries never see them.
+// The late PE does not guess how long the others take to report: it joins only once each PE that
+// must report has logged its line (a marker file each, written by a log hook), so the tests count
+// lines and depend on no wall-clock window.
+#define OMPI_SKIP_MPICXX  1 /* the C API only */
+#define MPICH_SKIP_MPICXX 1
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
 #include <string>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
+#include <mpi.h>
 #include <symheap.h>
 
 #include "mpi_test_util.hpp"
+#include "shim_core.h"
 
 namespace
 {
@@ -34,35 +44,77 @@ std::string missing_part()
     return "have not arrived: " + std::to_string(late_pe());
 }
 
+// The job's marker directory (made by PE 0, its name broadcast) and this PE's marker in it: a
+// PE's log hook creates the marker when the PE logs its hang line.
+std::string marker_dir;
+std::string marker_of(int pe)
+{
+    return marker_dir + "/pe" + std::to_string(pe);
+}
+void mark_hang_line(const char *line)
+{
+    if (std::strstr(line, "has waited") == nullptr ||
+        std::strstr(line, "SYMH_HANG_TIMEOUT") == nullptr)
+        return;
+    int fd = open(marker_of(me()).c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        close(fd);
+}
+
 class Hang : public SymhTest
 {
   protected:
     void SetUp() override
     {
         SymhTest::SetUp();
+        symh_shim_log_set_hook(mark_hang_line);
         setenv("SYMH_HANG_TIMEOUT", "1", 1);
-        ASSERT_EQ(SYMH_OK, symh_init());
+        ASSERT_EQ(SYMH_OK, symh_init()); // MPI is up from here (symheap started it)
+        char name[256] = "";
+        if (me() == 0) {
+            std::string pattern =
+                std::string(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") + "/symh_hang_XXXXXX";
+            std::strncpy(name, pattern.c_str(), sizeof(name) - 1);
+            ASSERT_NE(nullptr, mkdtemp(name));
+        }
+        MPI_Bcast(name, sizeof(name), MPI_CHAR, 0, MPI_COMM_WORLD);
+        marker_dir = name;
     }
     void TearDown() override
     {
         if (symh_initialized())
             symh_finalize();
+        symh_shim_log_set_hook(nullptr);
         unsetenv("SYMH_HANG_TIMEOUT");
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (me() == 0) {
+            for (int pe = 0; pe < npes(); ++pe)
+                unlink(marker_of(pe).c_str());
+            rmdir(marker_dir.c_str());
+        }
         SymhTest::TearDown();
     }
-    // The late PE stays out of symheap for 2 SYMH_HANG_TIMEOUTs, then joins: the others' watch
-    // fires after 1 s of waiting, a second before the late PE comes.
-    static void be_late()
+    // The late PE stays out of symheap until each PE of `reporters` has logged its hang line
+    // (a CTest TIMEOUT ends a test whose line never comes), then joins.
+    template <typename P> static void be_late_until(P reporters)
     {
-        std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+        for (;;) {
+            bool all = true;
+            for (int pe = 0; pe < npes(); ++pe)
+                if (reporters(pe) && access(marker_of(pe).c_str(), F_OK) != 0)
+                    all = false;
+            if (all)
+                return;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
     }
-    // Every PE makes collective call `action`, the late PE 2 s after the others: the late PE
-    // logs nothing, every other PE exactly one line naming `call` and the late PE.
+    // Every PE makes collective call `action`, the late PE once the others have said they wait:
+    // the late PE logs nothing, every other PE exactly one line naming `call` and the late PE.
     template <typename F> static void expect_one_hang_line(const std::string &call, F action)
     {
         std::string log = symh_captured_log([&] {
             if (me() == late_pe())
-                be_late();
+                be_late_until([](int pe) { return pe != late_pe(); });
             action();
         });
         if (me() == late_pe()) {
@@ -104,7 +156,7 @@ TEST_F(Hang, WaitUntilSaysWhatItWaitsFor)
         if (me() == 0) {
             symh_int_wait_until(flag, SYMH_CMP_EQ, 7);
         } else if (me() == late_pe()) {
-            be_late();
+            be_late_until([](int pe) { return pe == 0; });
             symh_int_p(flag, 7, 0);
             symh_quiet();
         }
@@ -136,8 +188,8 @@ TEST_F(Hang, ZeroTurnsTheWatchOff)
     setenv("SYMH_HANG_TIMEOUT", "0", 1);
     ASSERT_EQ(SYMH_OK, symh_init());
     std::string log = symh_captured_log([] {
-        if (me() == late_pe())
-            be_late();
+        if (me() == late_pe()) // twice the timeout the watch would have had: nothing to wait for
+            std::this_thread::sleep_for(std::chrono::milliseconds(2000));
         symh_barrier_all();
     });
     EXPECT_EQ("", log);

@@ -34,11 +34,21 @@ static void symh_shim_append(char *buf, size_t size, const char *line)
     buf[used + strlen(line) + 1] = '\0';
 }
 
+static void (*symh_shim_line_hook)(const char *line);
+
+void symh_shim_log_set_hook(void (*hook)(const char *line))
+{
+    __atomic_store_n(&symh_shim_line_hook, hook, __ATOMIC_RELEASE);
+}
+
 static void symh_shim_sink(int level, const char *line, void *arg)
 {
+    void (*hook)(const char *line) = __atomic_load_n(&symh_shim_line_hook, __ATOMIC_ACQUIRE);
     int show;
 
     (void)arg;
+    if (hook != NULL)
+        hook(line);
     pthread_mutex_lock(&symh_shim_lock);
     show = !symh_shim_capturing;
     if (symh_shim_capturing)

@@ -31,6 +31,9 @@ unsigned symh_shim_log_context_pop(void *ctx);
 void symh_shim_log_flush(void);
 void symh_shim_log_set_level(int level);
 int symh_shim_log_get_level(void);
+/* Calls `hook` with each line the shim receives, captured or not (NULL: none), from the thread
+ * that logs it: a test learns that a line was logged while the logging call still runs. */
+void symh_shim_log_set_hook(void (*hook)(const char *line));
 /* Sends lines to stderr again (the default). */
 void symh_shim_log_uninstall(void);
 
