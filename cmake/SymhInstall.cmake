@@ -2,6 +2,13 @@
 # OpenSHMEM tools (oshcc, oshc++, oshrun).
 include(CMakePackageConfigHelpers)
 
+# Components, which the Debian packages follow (cmake/SymhPackage.cmake): `runtime` (the shared
+# libraries, symh_info, symh_functional_tests: package symheap), `dev` (everything to build
+# against symheap, the default of every rule below that names none: package symheap-dev) and
+# `osh_bindir` (oshcc, oshc++, oshcxx, oshCC and oshrun in the bin directory; a plain install
+# installs every component, the packages leave this one out, see below).
+set(CMAKE_INSTALL_DEFAULT_COMPONENT_NAME dev)
+
 set(SYMH_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/symheap
   CACHE STRING "where the symheap CMake package files go (relative to the prefix)")
 mark_as_advanced(SYMH_INSTALL_CMAKEDIR)
@@ -58,10 +65,11 @@ set_target_properties(symheap PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 
 # ---- libraries and programs -------------------------------------------------------------------
 install(TARGETS symheap symheap_static EXPORT symheapTargets
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS symh_info symh_functional_tests RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+install(TARGETS symh_info symh_functional_tests RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+  COMPONENT runtime)
 
 # ---- CMake package: find_package(symheap) -> symheap::symheap, symheap::symheap_static --------
 install(EXPORT symheapTargets NAMESPACE symheap:: DESTINATION ${SYMH_INSTALL_CMAKEDIR})
@@ -148,29 +156,53 @@ configure_file(tools/symhcc.in ${PROJECT_BINARY_DIR}/symhcc @ONLY)
 install(PROGRAMS ${PROJECT_BINARY_DIR}/symhcc DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # ---- oshcc, oshc++ (also oshcxx), oshrun: the OpenSHMEM tools ----------------------------------
-# One template for both compiler wrappers. The build tree's copies are only for installing (they
-# find the prefix from their own location, as symhcc does).
-foreach(tool oshcc oshc++)
-  if(tool STREQUAL "oshcc")
-    set(OSH_LANG C)
-    set(OSH_WRAPPER mpicc)
-    set(OSH_ENV OSHCC_CC)
+# symh_configure_osh_tools(OUT_DIR BINDIR): oshcc, oshc++ and oshrun into OUT_DIR, from one
+# template for both compiler wrappers, finding the prefix from BINDIR (relative to the prefix),
+# where they will be installed. The build tree's copies are only for installing.
+function(symh_configure_osh_tools out_dir bindir)
+  if(IS_ABSOLUTE "${bindir}")
+    set(SYMHCC_PREFIX_FROM_BIN "")
   else()
-    set(OSH_LANG C++)
-    set(OSH_WRAPPER mpicxx)
-    set(OSH_ENV OSHCXX_CXX)
+    file(RELATIVE_PATH SYMHCC_PREFIX_FROM_BIN /p/${bindir} /p)
   endif()
-  set(OSH_NAME ${tool})
-  configure_file(tools/oshcc.in ${PROJECT_BINARY_DIR}/${tool} @ONLY)
-endforeach()
-configure_file(tools/oshrun.in ${PROJECT_BINARY_DIR}/oshrun @ONLY)
+  foreach(tool oshcc oshc++)
+    if(tool STREQUAL "oshcc")
+      set(OSH_LANG C)
+      set(OSH_WRAPPER mpicc)
+      set(OSH_ENV OSHCC_CC)
+    else()
+      set(OSH_LANG C++)
+      set(OSH_WRAPPER mpicxx)
+      set(OSH_ENV OSHCXX_CXX)
+    endif()
+    set(OSH_NAME ${tool})
+    configure_file(tools/oshcc.in ${out_dir}/${tool} @ONLY)
+  endforeach()
+  configure_file(tools/oshrun.in ${out_dir}/oshrun @ONLY)
+endfunction()
+symh_configure_osh_tools(${PROJECT_BINARY_DIR} ${CMAKE_INSTALL_BINDIR})
+
+# The same tools a second time in <libdir>/symheap/bin, finding the prefix from there: Debian's
+# Open MPI owns /usr/bin/oshcc, oshCC and oshrun (OSHMEM's), so the symheap-dev package ships
+# only these, and a user selects symheap's by putting that directory first on PATH (or by naming
+# the tools with it); Open MPI's stay where they are (docs/openshmem-tools.md).
+set(SYMH_OSH_PKG_BINDIR ${CMAKE_INSTALL_LIBDIR}/symheap/bin)
+symh_configure_osh_tools(${PROJECT_BINARY_DIR}/osh_pkg ${SYMH_OSH_PKG_BINDIR})
+install(PROGRAMS ${PROJECT_BINARY_DIR}/osh_pkg/oshcc ${PROJECT_BINARY_DIR}/osh_pkg/oshc++
+  ${PROJECT_BINARY_DIR}/osh_pkg/oshrun DESTINATION ${SYMH_OSH_PKG_BINDIR})
+install(PROGRAMS ${PROJECT_BINARY_DIR}/osh_pkg/oshc++ DESTINATION ${SYMH_OSH_PKG_BINDIR}
+  RENAME oshcxx)
+install(PROGRAMS ${PROJECT_BINARY_DIR}/osh_pkg/oshc++ DESTINATION ${SYMH_OSH_PKG_BINDIR}
+  RENAME oshCC)
+
+# In the bin directory, for a plain install (component osh_bindir).
 install(PROGRAMS ${PROJECT_BINARY_DIR}/oshcc ${PROJECT_BINARY_DIR}/oshc++
-  ${PROJECT_BINARY_DIR}/oshrun DESTINATION ${CMAKE_INSTALL_BINDIR})
+  ${PROJECT_BINARY_DIR}/oshrun DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT osh_bindir)
 # oshcxx and oshCC for makefiles that name them so: without ours, such a makefile would get
 # Debian's Open MPI ones from /usr/bin. On a case-insensitive file system oshCC is oshcc: when
 # the oshCC found there is our oshcc, it stays.
 install(PROGRAMS ${PROJECT_BINARY_DIR}/oshc++ DESTINATION ${CMAKE_INSTALL_BINDIR}
-  RENAME oshcxx)
+  RENAME oshcxx COMPONENT osh_bindir)
 # (file(INSTALL) adds $DESTDIR itself.)
 if(IS_ABSOLUTE "${CMAKE_INSTALL_BINDIR}")
   set(SYMH_OSH_BINDIR "${CMAKE_INSTALL_BINDIR}")
@@ -191,7 +223,7 @@ install(CODE "
       RENAME oshCC FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
       GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
   endif()
-")
+" COMPONENT osh_bindir)
 
 # ---- Fortran (docs/fortran.md): symheap_dev.mod, libsymheap_fortran, symheap::fortran, -------
 # symheap-fortran.pc and symhfort; the CMake targets in their own export file, which
@@ -203,9 +235,9 @@ if(SYMH_FORTRAN)
   set_target_properties(symheap_fortran PROPERTIES INSTALL_RPATH "$ORIGIN"
     INSTALL_RPATH_USE_LINK_PATH ON)
   install(TARGETS symheap_fortran symheap_fortran_static EXPORT symheapFortranTargets
-    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
   install(EXPORT symheapFortranTargets NAMESPACE symheap:: DESTINATION ${SYMH_INSTALL_CMAKEDIR})
   configure_file(cmake/symheap-fortran.pc.in ${PROJECT_BINARY_DIR}/symheap-fortran.pc.in @ONLY)
   install(CODE "
