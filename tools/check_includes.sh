@@ -58,6 +58,9 @@ function layers_load(    n, rows, r, k, f, i) {
 #             symh_error & co; snprintf/vsnprintf are fine)
 #   getenv    no getenv/secure_getenv in src/ outside src/core/core_config.c (the config table)
 #   unique    source file names (.c .h .cc) are unique under src include tools examples tests bench
+#   private   a header named <stem>_impl.h (a module's private layout, e.g. the team's in
+#             src/collectives/coll_team_impl.h) is included only by files of its folder whose
+#             name starts with <stem> (coll_team.c, coll_team_sync.c)
 # A line may opt out of the printf/getenv rules with a comment saying why, e.g.
 #   fputs(line, out); /* check_includes: allow printf (the report goes to the caller's FILE) */
 
@@ -346,6 +349,13 @@ if [[ ${#src_files[@]} -gt 0 ]]; then
             if (target ~ /^(mpi|symheap_mpi)\.h$/ && mod != "bootstrap")
                 printf "%s:%d: mpi: <%s> may be included only under src/bootstrap/\n",
                     FILENAME, FNR, target
+            if (quote == "\"" && target ~ /_impl\.h$/) {
+                stem = target
+                sub(/_impl\.h$/, "", stem)
+                if (index(FILENAME, "src/" stem) != 1)
+                    printf "%s:%d: private: \"%s\" is private to src/%s*; include the module'\''s narrow header\n",
+                        FILENAME, FNR, target, stem
+            }
             if (quote == "\"" && target ~ /\//) {
                 dep = target
                 sub(/\/.*$/, "", dep)

@@ -228,6 +228,46 @@ int symh_coll_agree(symh_coll_agree_t *mine, int nargs, symh_coll_verdict_t *ver
     return SYMH_OK;
 }
 
+int symh_coll_agree_report(const symh_coll_verdict_t *v, int own_status,
+                           const symh_coll_report_t *r)
+{
+    int me = symh_coll_my_pe();
+    char a[64], b[192];
+
+    switch (v->kind) {
+    case SYMH_COLL_AGREED:
+        return SYMH_OK;
+    case SYMH_COLL_OP_DIFFERS: /* logged by the judge, naming every PE's call */
+        break;
+    case SYMH_COLL_ARG_DIFFERS:
+        if (me != 0)
+            break;
+        if (r->format_arg != NULL) {
+            r->format_arg(r->arg_names[v->arg], v->value0, a, sizeof(a));
+            r->format_arg(r->arg_names[v->arg], v->value, b, sizeof(b));
+        } else {
+            snprintf(a, sizeof(a), "%" PRIu64, v->value0);
+            snprintf(b, sizeof(b), "%" PRIu64, v->value);
+        }
+        symh_error("%s: %s %s on PE 0 but %s on PE %d%s%s", r->func, r->arg_names[v->arg], a, b,
+                   v->pe, r->arg_rule != NULL ? ": " : "", r->arg_rule != NULL ? r->arg_rule : "");
+        break;
+    case SYMH_COLL_FAILED:
+        if (me == v->pe)
+            symh_log(r->reason_level, "%s", r->reason);
+        if (r->failure_shared)
+            return v->status;
+        break;
+    case SYMH_COLL_RESULT_DIFFERS:
+        if (me == 0) {
+            r->format_result(v, b, sizeof(b));
+            symh_error("%s: %s", r->func, b);
+        }
+        break;
+    }
+    return !r->failure_shared && own_status != SYMH_OK ? own_status : SYMH_ERR_MISMATCH;
+}
+
 int symh_coll_my_pe(void)
 {
     return symh_boot_info.my_pe;

@@ -9,6 +9,7 @@
 #ifndef SYMH_COLL_AGREE_H
 #define SYMH_COLL_AGREE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define SYMH_COLL_AGREE_ARGS 3
@@ -111,6 +112,29 @@ symh_coll_op_t symh_coll_busy_op(void);
  * verdict. `mine->seq` is filled in here. Returns a bootstrap error only when the exchange
  * itself failed. */
 int symh_coll_agree(symh_coll_agree_t *mine, int nargs, symh_coll_verdict_t *verdict);
+
+/* How an agreed call reads in its lines (symh_coll_agree_report): the caller's description. */
+typedef struct {
+    const char *func;             /* names the call in every line */
+    const char *const *arg_names; /* the name of each agreed argument */
+    const char *arg_rule;         /* appended to an argument's line after ": " (NULL: nothing) */
+    /* Writes an agreed argument's value as the line shows it (NULL: a decimal number). */
+    void (*format_arg)(const char *arg_name, uint64_t value, char *buf, size_t len);
+    /* Writes SYMH_COLL_RESULT_DIFFERS's line, after "func: ", from the verdict's values. */
+    void (*format_result)(const symh_coll_verdict_t *v, char *buf, size_t len);
+    const char *reason; /* this PE's own failure, logged when the verdict names this PE */
+    int reason_level;   /* its level (SYMH_LOG_ERROR, SYMH_LOG_WARN, ...) */
+    /* SYMH_COLL_FAILED: 1, every PE returns the failing PE's status (every PE learns why); 0, a
+     * PE returns its own status when it failed, else SYMH_ERR_MISMATCH, whatever the verdict. */
+    int failure_shared;
+} symh_coll_report_t;
+
+/* The one report of an agreement's verdict: logs the one line the job deserves (PE 0 the
+ * argument or result that differs, the failing PE its reason; the judge has already named the
+ * calls of PEs out of step) and returns the status this PE reports: SYMH_OK when agreed, else as
+ * r->failure_shared says. `own_status` is this PE's local outcome (its payload's status). */
+int symh_coll_agree_report(const symh_coll_verdict_t *v, int own_status,
+                           const symh_coll_report_t *r);
 
 /* This PE's number among the PEs the agreement spans. */
 int symh_coll_my_pe(void);

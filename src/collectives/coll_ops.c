@@ -1,14 +1,14 @@
 /* collectives: broadcast, collect, fcollect, alltoall(s) and the reductions over any team
- * (docs/collectives.md "Team collectives"). Each has two algorithms, chosen by the team's path
- * (coll_team.h): over shared memory when every member is mapped (a broadcast its readers copy from
- * the root once it posts, reductions where each member combines one slice read straight from
- * every member's source and stores it into every member's dest, pushes into peers' buffers for
- * the rest), and over each member's route otherwise: small calls through the banks of the
- * receivers' scratch without a sync (a binomial broadcast, Bruck's allgather, recursive doubling,
- * direct all-to-all; "the NIC path's banks" below), large ones into dests directly and a closing
- * sync (a binomial broadcast, direct puts, reduce-scatter + allgather), with node steps first
- * where members map their node-mates. Every algorithm leaves the state it used (ctrl words,
- * headers, scratch) ready for the team's next call. */
+ * (docs/collectives.md "Team collectives"), which see a team through coll_team_slot.h only. Each
+ * has two algorithms, chosen by the team's path: over shared memory when every member is mapped
+ * (a broadcast its readers copy from the root once it posts, reductions where each member combines
+ * one slice read straight from every member's source and stores it into every member's dest, pushes
+ * into peers' buffers for the rest), and over each member's route otherwise: small calls through
+ * the banks of the receivers' scratch without a sync (a binomial broadcast, Bruck's allgather,
+ * recursive doubling, direct all-to-all; "the NIC path's banks" below), large ones into dests
+ * directly and a closing sync (a binomial broadcast, direct puts, reduce-scatter + allgather), with
+ * node steps first where members map their node-mates. Every algorithm leaves the state it used
+ * (ctrl words, headers, scratch) ready for the team's next call. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +20,7 @@
 
 #include "bootstrap/boot.h"
 #include "collectives/coll_team.h"
+#include "collectives/coll_team_slot.h"
 #include "core/core_config.h"
 #include "core/core_log.h"
 #include "core/core_status.h"
@@ -126,6 +127,7 @@ static void symh_coll_arg_text(const symh_team_record_t *r, int i, char *buf, si
 static int symh_coll_agree_args(struct symh_team *t, const symh_coll_desc_t *d, int local,
                                 const uint64_t args[4])
 {
+    const int n = symh_coll_team_n_pes(t), me = symh_coll_team_my_pe(t);
     static const char *const arg_names[5] = { "PE_root", "nelems", "dst", "sst", "team" };
     symh_team_record_t mine;
     const symh_team_record_t *all = NULL;
@@ -140,13 +142,14 @@ static int symh_coll_agree_args(struct symh_team *t, const symh_coll_desc_t *d, 
         mine.args[i] = args[i];
     /* The team: its slot, size and first and last PE (a team of other PEs, or another team of the
      * same PEs, differs in one of them). */
-    mine.args[4] = (uint64_t)(uint32_t)t->slot << 32 | (uint32_t)t->n_pes;
-    mine.flags = (uint64_t)(uint32_t)t->pes[0] << 32 | (uint32_t)t->pes[t->n_pes - 1];
-    status = symh_coll_team_check_exchange(t, &mine, t->checked, d->func);
+    mine.args[4] = (uint64_t)(uint32_t)symh_coll_team_slot_index(t) << 32 | (uint32_t)n;
+    mine.flags = (uint64_t)(uint32_t)symh_coll_team_world_pe(t, 0) << 32 |
+                 (uint32_t)symh_coll_team_world_pe(t, n - 1);
+    status = symh_coll_team_check_exchange(t, &mine, symh_coll_team_algo(t)->checked, d->func);
     if (status != SYMH_OK)
         return status;
-    all = t->checked;
-    for (pe = 0; pe < t->n_pes && bad < 0; ++pe) {
+    all = symh_coll_team_algo(t)->checked;
+    for (pe = 0; pe < n && bad < 0; ++pe) {
         if (all[pe].status != SYMH_OK || all[pe].op != all[0].op)
             bad = pe;
         for (i = 0; i < 5 && bad < 0; ++i)
@@ -158,39 +161,42 @@ static int symh_coll_agree_args(struct symh_team *t, const symh_coll_desc_t *d, 
     if (bad < 0)
         return SYMH_OK;
     if (all[bad].status != SYMH_OK) {
-        if (t->my_pe == 0 && bad != 0)
+        if (me == 0 && bad != 0)
             symh_error("%s: team PE %d (world PE %d) refused its arguments (%s); nothing done on "
                        "any member",
-                       d->func, bad, t->pes[bad], symh_status_string(all[bad].status));
+                       d->func, bad, symh_coll_team_world_pe(t, bad),
+                       symh_status_string(all[bad].status));
         return all[bad].status;
     }
-    if (t->my_pe == 0) {
+    if (me == 0) {
         int shown = 0;
 
         list[0] = '\0';
-        for (pe = 0; pe < t->n_pes; ++pe) {
+        for (pe = 0; pe < n; ++pe) {
             if (bad_arg < 0 && all[pe].op != all[0].op) {
                 symh_coll_call_name(all[pe].op, name, sizeof(name));
                 if (len < sizeof(list) - 48)
-                    len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d in %s",
-                                            shown++ ? ", " : "", t->pes[pe], name);
+                    len +=
+                        (size_t)snprintf(list + len, sizeof(list) - len, "%s%d in %s",
+                                         shown++ ? ", " : "", symh_coll_team_world_pe(t, pe), name);
             } else if (bad_arg >= 0 && symh_coll_arg_differs(&all[pe], &all[0], bad_arg)) {
                 symh_coll_arg_text(&all[pe], bad_arg, name, sizeof(name));
                 if (len < sizeof(list) - 48)
-                    len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d (%s)",
-                                            shown++ ? ", " : "", t->pes[pe], name);
+                    len +=
+                        (size_t)snprintf(list + len, sizeof(list) - len, "%s%d (%s)",
+                                         shown++ ? ", " : "", symh_coll_team_world_pe(t, pe), name);
             }
         }
         symh_coll_call_name(all[0].op, name0, sizeof(name0));
         if (bad_arg < 0) {
             symh_error("%s: the members are in different collectives (SYMH_CHECK_COLLECTIVES): "
                        "team PE 0 (world PE %d) in %s, world PE(s) %s; nothing done",
-                       d->func, t->pes[0], name0, list);
+                       d->func, symh_coll_team_world_pe(t, 0), name0, list);
         } else {
             symh_coll_arg_text(&all[0], bad_arg, name0, sizeof(name0));
             symh_error("%s: the members passed different %s (SYMH_CHECK_COLLECTIVES): team PE 0 "
                        "(world PE %d) %s, world PE(s) %s; nothing done",
-                       d->func, arg_names[bad_arg], t->pes[0], name0, list);
+                       d->func, arg_names[bad_arg], symh_coll_team_world_pe(t, 0), name0, list);
         }
     }
     return SYMH_ERR_MISMATCH;
@@ -248,8 +254,8 @@ static int symh_coll_end(struct symh_team *t, int status)
 /* Counts the call; on a team of one PE does it (dest = source) and returns 1. */
 static int symh_coll_alone(struct symh_team *t, void *dest, const void *source, size_t bytes)
 {
-    t->calls++;
-    if (t->n_pes > 1)
+    symh_coll_team_call_begin(t);
+    if (symh_coll_team_n_pes(t) > 1)
         return 0;
     if (dest != source)
         memmove(dest, source, bytes);
@@ -277,35 +283,54 @@ static size_t symh_coll_bank_max(void)
     return symh_coll_team_scratch_size() / 4;
 }
 
+/* After a sync of the team (any: the algorithms', the agreement's, symh_team_sync) every member
+ * has left its earlier calls, so every bank they used is free again. */
+static symh_coll_team_algo_t *symh_coll_banks(struct symh_team *t)
+{
+    symh_coll_team_algo_t *a = symh_coll_team_algo(t);
+    uint64_t syncs = symh_coll_team_syncs(t);
+
+    if (a->bank_syncs != syncs) {
+        a->bank_syncs = syncs;
+        a->bank_synced = a->bank_uses;
+        a->ring = 0;
+    }
+    return a;
+}
+
 /* The next bank use, of `bytes`: *bank is where its data lies in every member's scratch (this
  * PE's own here), after the sync it may need. */
 static int symh_coll_bank_begin(struct symh_team *t, size_t bytes, const char *func, uint64_t *use,
                                 char **bank)
 {
     size_t need = (bytes + SYMH_TEAM_LINE - 1) / SYMH_TEAM_LINE * SYMH_TEAM_LINE;
+    symh_coll_team_algo_t *a = symh_coll_banks(t);
     int status = SYMH_OK;
 
-    if (t->bank_uses + 1 > t->bank_synced + SYMH_TEAM_USES ||
-        t->ring + need > symh_coll_team_scratch_size())
+    if (a->bank_uses + 1 > a->bank_synced + SYMH_TEAM_USES ||
+        a->ring + need > symh_coll_team_scratch_size()) {
         status = symh_coll_team_sync(t, func);
-    *use = ++t->bank_uses;
-    *bank = symh_coll_team_scratch(t) + t->ring;
-    t->ring += need;
+        a = symh_coll_banks(t);
+    }
+    *use = ++a->bank_uses;
+    *bank = symh_coll_team_scratch(t) + a->ring;
+    a->ring += need;
     return status;
 }
 
 /* Before a collective that writes into members' dests or scratch directly. */
 static int symh_coll_settle(struct symh_team *t, const char *func)
 {
-    return t->bank_uses > t->bank_synced ? symh_coll_team_sync(t, func) : SYMH_OK;
+    symh_coll_team_algo_t *a = symh_coll_banks(t);
+
+    return a->bank_uses > a->bank_synced ? symh_coll_team_sync(t, func) : SYMH_OK;
 }
 
 /* Waits until team PE `pe`'s data for `use` is in this PE's bank. */
 static void symh_coll_bank_wait(const struct symh_team *t, int pe, uint64_t use, const char *func)
 {
-    symh_coll_team_wait(
-        t, (const uint64_t *)(const void *)(t->mine + symh_coll_team_hdr_offset(use, pe)), use,
-        func, pe);
+    symh_coll_team_wait(t, symh_coll_team_word(t, symh_coll_team_hdr_offset(use, pe)), use, func,
+                        pe);
 }
 
 /* Puts `bytes` from this PE's `source` (in its bank, which stays put until the bank's next use)
@@ -315,7 +340,7 @@ static int symh_coll_bank_send(const struct symh_team *t, int pe, uint64_t use, 
                                const char *source, size_t bytes)
 {
     return symh_coll_team_put_signal(t, pe, dest, source, bytes,
-                                     symh_coll_team_hdr_offset(use, t->my_pe), use);
+                                     symh_coll_team_hdr_offset(use, symh_coll_team_my_pe(t)), use);
 }
 
 /* Bruck's allgather of `bytes` from each member through the bank of one use: in round k (distance
@@ -325,7 +350,7 @@ static int symh_coll_bank_send(const struct symh_team *t, int pe, uint64_t use, 
 static int symh_coll_bruck(struct symh_team *t, const char *source, size_t bytes, char **blocks,
                            const char *func)
 {
-    int n = t->n_pes, me = t->my_pe, status;
+    int n = symh_coll_team_n_pes(t), me = symh_coll_team_my_pe(t), status;
     uint64_t use;
     char *bank;
     long dist;
@@ -366,8 +391,9 @@ static int symh_coll_bruck(struct symh_team *t, const char *source, size_t bytes
 static int symh_coll_bcast_shm(struct symh_team *t, char *dest, const char *source, size_t bytes,
                                int root, const char *func)
 {
-    char *bposts = t->peers[root] + SYMH_TEAM_CTRL_BPOST;
-    uint64_t *done = (uint64_t *)(void *)(t->peers[root] + SYMH_TEAM_CTRL_DONE);
+    const int n = symh_coll_team_n_pes(t), me = symh_coll_team_my_pe(t);
+    char *bposts = symh_coll_team_peer_slot(t, root) + SYMH_TEAM_CTRL_BPOST;
+    uint64_t *done = (uint64_t *)(void *)(symh_coll_team_peer_slot(t, root) + SYMH_TEAM_CTRL_DONE);
     uint64_t k;
     char *line, *data;
     int pe;
@@ -380,41 +406,43 @@ static int symh_coll_bcast_shm(struct symh_team *t, char *dest, const char *sour
     if (bytes > bank_size) {
         uint64_t *post = (uint64_t *)(void *)(bposts + 2 * SYMH_TEAM_LINE);
 
-        if (t->my_pe == root) {
+        if (me == root) {
             if (dest != source)
                 memmove(dest, source, bytes);
-            __atomic_store_n(post, t->calls, __ATOMIC_RELEASE);
-            t->done_due += (uint64_t)(t->n_pes - 1);
+            __atomic_store_n(post, symh_coll_team_calls(t), __ATOMIC_RELEASE);
+            symh_coll_team_algo(t)->done_due += (uint64_t)(n - 1);
             /* The source may be reused once this returns: every reader has copied it. */
-            symh_coll_team_wait(t, done, t->done_due, func, root);
+            symh_coll_team_wait(t, done, symh_coll_team_algo(t)->done_due, func, root);
             return SYMH_OK;
         }
-        symh_coll_team_wait_equal(t, post, 1, t->calls, func, root);
+        symh_coll_team_wait_equal(t, post, 1, symh_coll_team_calls(t), func, root);
         memcpy(dest, symh_coll_team_peer_addr(t, root, source), bytes);
         __atomic_add_fetch(done, 1, __ATOMIC_RELEASE);
         return SYMH_OK;
     }
-    k = t->root_uses[root]++;
+    k = symh_coll_team_algo(t)->root_uses[root]++;
     line = bposts + (size_t)(k & 1) * SYMH_TEAM_LINE;
-    data =
-        bytes <= SYMH_COLL_BCAST_INLINE
-            ? line + 8
-            : t->peers[root] + (symh_coll_team_scratch(t) - t->mine) + (size_t)(k & 1) * bank_size;
-    if (t->my_pe == root) {
-        for (pe = 0; k >= 2 && pe < t->n_pes; ++pe)
+    data = bytes <= SYMH_COLL_BCAST_INLINE
+               ? line + 8
+               : symh_coll_team_peer_slot(t, root) +
+                     (symh_coll_team_scratch(t) - symh_coll_team_my_slot(t)) +
+                     (size_t)(k & 1) * bank_size;
+    if (me == root) {
+        for (pe = 0; k >= 2 && pe < n; ++pe)
             if (pe != root)
                 symh_coll_team_wait(
                     t,
-                    (const uint64_t *)(const void *)(t->peers[pe] +
+                    (const uint64_t *)(const void *)(symh_coll_team_peer_slot(t, pe) +
                                                      symh_coll_team_from_offset(root)),
                     k - 1, func, pe);
         memcpy(data, source, bytes);
         if (dest != source)
             memmove(dest, source, bytes);
-        __atomic_store_n((uint64_t *)(void *)line, t->calls, __ATOMIC_RELEASE);
+        __atomic_store_n((uint64_t *)(void *)line, symh_coll_team_calls(t), __ATOMIC_RELEASE);
         return SYMH_OK;
     }
-    symh_coll_team_wait_equal(t, (const uint64_t *)(const void *)line, 1, t->calls, func, root);
+    symh_coll_team_wait_equal(t, (const uint64_t *)(const void *)line, 1, symh_coll_team_calls(t),
+                              func, root);
     memcpy(dest, data, bytes);
     __atomic_store_n(symh_coll_team_from(t, root), k + 1, __ATOMIC_RELEASE);
     return SYMH_OK;
@@ -428,7 +456,8 @@ static int symh_coll_bcast_shm(struct symh_team *t, char *dest, const char *sour
 static int symh_coll_bcast_nic(struct symh_team *t, char *dest, const char *source, size_t bytes,
                                int root, const char *func)
 {
-    int n = t->n_pes, r = (t->my_pe - root + n) % n, status, parent = -1;
+    int n = symh_coll_team_n_pes(t), r = (symh_coll_team_my_pe(t) - root + n) % n, status,
+        parent = -1;
     int small = bytes <= symh_coll_bank_max();
     long mask = 1, m;
     uint64_t use = 0;
@@ -451,8 +480,8 @@ static int symh_coll_bcast_nic(struct symh_team *t, char *dest, const char *sour
         symh_coll_bank_wait(t, parent, use, func);
         memcpy(dest, bank, bytes);
     } else if (r != 0) {
-        symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + SYMH_TEAM_CTRL_BCAST),
-                            t->calls, func, parent);
+        symh_coll_team_wait(t, symh_coll_team_word(t, SYMH_TEAM_CTRL_BCAST),
+                            symh_coll_team_calls(t), func, parent);
     }
     if (small) {
         for (m = mask; status == SYMH_OK && r + m < n; m <<= 1)
@@ -464,7 +493,8 @@ static int symh_coll_bcast_nic(struct symh_team *t, char *dest, const char *sour
     if (status == SYMH_OK && r + mask < n)
         status = symh_coll_team_order(t);
     for (m = mask; status == SYMH_OK && r + m < n; m <<= 1)
-        status = symh_coll_team_post(t, (int)((r + m + root) % n), SYMH_TEAM_CTRL_BCAST, t->calls);
+        status = symh_coll_team_post(t, (int)((r + m + root) % n), SYMH_TEAM_CTRL_BCAST,
+                                     symh_coll_team_calls(t));
     /* No member starts the team's next call while this one's data may be on its way. */
     if (status == SYMH_OK)
         status = symh_coll_team_sync(t, func);
@@ -476,28 +506,32 @@ static int symh_coll_bcast_nic(struct symh_team *t, char *dest, const char *sour
 static int symh_coll_bcast_hier(struct symh_team *t, char *dest, const char *source, size_t bytes,
                                 int root, const char *func)
 {
+    const int me = symh_coll_team_my_pe(t);
     const int *node = symh_boot_info.node_of_pe;
-    int root_node = node[t->pes[root]], status = SYMH_OK, i, l;
+    int root_node = node[symh_coll_team_world_pe(t, root)], status = SYMH_OK, i, l;
 
-    if (t->my_pe == root) {
+    if (me == root) {
         if (dest != source)
             memmove(dest, source, bytes);
-        for (l = 0; l < t->n_leaders && status == SYMH_OK; ++l)
-            if (node[t->pes[t->leaders[l]]] != root_node)
-                status = symh_coll_team_put(t, t->leaders[l], dest, dest, bytes);
+        for (l = 0; l < symh_coll_team_n_leaders(t) && status == SYMH_OK; ++l)
+            if (node[symh_coll_team_world_pe(t, symh_coll_team_leader(t, l))] != root_node)
+                status = symh_coll_team_put(t, symh_coll_team_leader(t, l), dest, dest, bytes);
         if (status == SYMH_OK)
             status = symh_coll_team_order(t);
-        for (l = 0; l < t->n_leaders && status == SYMH_OK; ++l)
-            if (node[t->pes[t->leaders[l]]] != root_node)
-                status = symh_coll_team_post(t, t->leaders[l], SYMH_TEAM_CTRL_BCAST, t->calls);
-    } else if (t->my_leader_rank >= 0 && node[t->pes[t->my_pe]] != root_node) {
-        symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + SYMH_TEAM_CTRL_BCAST),
-                            t->calls, func, root);
+        for (l = 0; l < symh_coll_team_n_leaders(t) && status == SYMH_OK; ++l)
+            if (node[symh_coll_team_world_pe(t, symh_coll_team_leader(t, l))] != root_node)
+                status = symh_coll_team_post(t, symh_coll_team_leader(t, l), SYMH_TEAM_CTRL_BCAST,
+                                             symh_coll_team_calls(t));
+    } else if (symh_coll_team_my_leader_rank(t) >= 0 &&
+               node[symh_coll_team_world_pe(t, me)] != root_node) {
+        symh_coll_team_wait(t, symh_coll_team_word(t, SYMH_TEAM_CTRL_BCAST),
+                            symh_coll_team_calls(t), func, root);
     }
-    if ((t->my_pe == root || (t->my_leader_rank >= 0 && node[t->pes[t->my_pe]] != root_node)))
-        for (i = 0; i < t->group_n; ++i)
-            if (t->group[i] != t->my_pe)
-                memcpy(symh_coll_team_peer_addr(t, t->group[i], dest), dest, bytes);
+    if ((me == root || (symh_coll_team_my_leader_rank(t) >= 0 &&
+                        node[symh_coll_team_world_pe(t, me)] != root_node)))
+        for (i = 0; i < symh_coll_team_group_n(t); ++i)
+            if (symh_coll_team_group(t, i) != me)
+                memcpy(symh_coll_team_peer_addr(t, symh_coll_team_group(t, i), dest), dest, bytes);
     /* Every member's dest is written before its node's arrival in the sync. */
     if (status == SYMH_OK)
         status = symh_coll_team_sync(t, func);
@@ -512,25 +546,25 @@ static int symh_coll_broadcast(const symh_coll_desc_t *d, symh_team_t team, void
     struct symh_team *t0 = symh_coll_team_get(team), *t;
     int local = SYMH_OK, status;
 
-    if (t0 != NULL && (root < 0 || root >= t0->n_pes)) {
+    if (t0 != NULL && (root < 0 || root >= symh_coll_team_n_pes(t0))) {
         symh_error("%s: PE_root %d is not a PE of the team (0 to %d)", d->func, root,
-                   t0->n_pes - 1);
+                   symh_coll_team_n_pes(t0) - 1);
         local = SYMH_ERR_INVALID_ARG;
     }
     if (local == SYMH_OK && nelems > SIZE_MAX / d->elem)
         local = SYMH_ERR_INVALID_ARG;
     if (local == SYMH_OK)
         local = symh_coll_check_buffer(t0, d->func, "dest", dest, bytes);
-    if (local == SYMH_OK && t0 != NULL && t0->my_pe == root)
+    if (local == SYMH_OK && t0 != NULL && symh_coll_team_my_pe(t0) == root)
         local = symh_coll_check_buffer(t0, d->func, "source", source, bytes);
     t = symh_coll_begin(d, team, local, nelems, args, &status);
     if (t == NULL)
         return symh_status_set(status);
     if (symh_coll_alone(t, dest, source, bytes))
         return symh_coll_end(t, SYMH_OK);
-    if (t->all_mapped)
+    if (symh_coll_team_all_mapped(t))
         status = symh_coll_bcast_shm(t, dest, source, bytes, root, d->func);
-    else if (t->hier)
+    else if (symh_coll_team_hier(t))
         status = symh_coll_bcast_hier(t, dest, source, bytes, root, d->func);
     else
         status = symh_coll_bcast_nic(t, dest, source, bytes, root, d->func);
@@ -542,7 +576,8 @@ static int symh_coll_broadcast(const symh_coll_desc_t *d, symh_team_t team, void
 /* Whether the team takes the NIC path's banks for `bytes` of one use. */
 static int symh_coll_banked(const struct symh_team *t, size_t bytes)
 {
-    return !t->all_mapped && !t->hier && bytes <= symh_coll_bank_max();
+    return !symh_coll_team_all_mapped(t) && !symh_coll_team_hier(t) &&
+           bytes <= symh_coll_bank_max();
 }
 
 /* Puts this PE's `bytes` at `offset` of every member's dest, then syncs. */
@@ -551,8 +586,9 @@ static int symh_coll_push_all(struct symh_team *t, char *dest, size_t offset, co
 {
     int k, status = symh_coll_settle(t, func);
 
-    for (k = 0; k < t->n_pes && status == SYMH_OK; ++k)
-        status = symh_coll_team_put(t, (t->my_pe + k) % t->n_pes, dest + offset, source, bytes);
+    for (k = 0; k < symh_coll_team_n_pes(t) && status == SYMH_OK; ++k)
+        status = symh_coll_team_put(t, (symh_coll_team_my_pe(t) + k) % symh_coll_team_n_pes(t),
+                                    dest + offset, source, bytes);
     if (status == SYMH_OK)
         status = symh_coll_team_sync(t, func);
     return status;
@@ -566,19 +602,20 @@ static int symh_coll_fcollect(const symh_coll_desc_t *d, symh_team_t team, void 
     size_t bytes = nelems * d->elem;
     int local = SYMH_OK, status;
 
-    if (nelems > SIZE_MAX / d->elem / (t0 != NULL ? (size_t)t0->n_pes : 1))
+    if (nelems > SIZE_MAX / d->elem / (t0 != NULL ? (size_t)symh_coll_team_n_pes(t0) : 1))
         local = SYMH_ERR_INVALID_ARG;
     if (local == SYMH_OK)
         local = symh_coll_check_buffer(t0, d->func, "source", source, bytes);
     if (local == SYMH_OK && t0 != NULL)
-        local = symh_coll_check_buffer(t0, d->func, "dest", dest, bytes * (size_t)t0->n_pes);
+        local = symh_coll_check_buffer(t0, d->func, "dest", dest,
+                                       bytes * (size_t)symh_coll_team_n_pes(t0));
     t = symh_coll_begin(d, team, local, nelems, args, &status);
     if (t == NULL)
         return symh_status_set(status);
-    t->calls++;
-    if (symh_coll_banked(t, bytes * (size_t)t->n_pes)) {
+    symh_coll_team_call_begin(t);
+    if (symh_coll_banked(t, bytes * (size_t)symh_coll_team_n_pes(t))) {
         /* Bruck's allgather, then the blocks out of their rotation into dest. */
-        size_t me = (size_t)t->my_pe, n = (size_t)t->n_pes;
+        size_t me = (size_t)symh_coll_team_my_pe(t), n = (size_t)symh_coll_team_n_pes(t);
         char *blocks;
 
         status = symh_coll_bruck(t, source, bytes, &blocks, d->func);
@@ -587,7 +624,8 @@ static int symh_coll_fcollect(const symh_coll_desc_t *d, symh_team_t team, void 
             memcpy(dest, blocks + (n - me) * bytes, me * bytes);
         }
     } else {
-        status = symh_coll_push_all(t, dest, (size_t)t->my_pe * bytes, source, bytes, d->func);
+        status = symh_coll_push_all(t, dest, (size_t)symh_coll_team_my_pe(t) * bytes, source, bytes,
+                                    d->func);
     }
     return symh_coll_end(t, status);
 }
@@ -598,7 +636,7 @@ static int symh_coll_collect(const symh_coll_desc_t *d, symh_team_t team, void *
     const uint64_t args[4] = { 0, 0, 0, 0 }; /* counts may differ between members */
     struct symh_team *t0 = symh_coll_team_get(team), *t;
     size_t bytes = nelems * d->elem, offset = 0, total = 0;
-    int local = SYMH_OK, status = SYMH_OK, pe;
+    int local = SYMH_OK, status = SYMH_OK, pe, n, me;
     uint64_t *value;
 
     if (nelems > SIZE_MAX / d->elem)
@@ -609,34 +647,36 @@ static int symh_coll_collect(const symh_coll_desc_t *d, symh_team_t team, void *
     t = symh_coll_begin(d, team, local, 1, args, &status);
     if (t == NULL)
         return symh_status_set(status);
-    t->calls++;
-    value = (uint64_t *)(void *)(t->mine + SYMH_TEAM_CTRL_VALUE);
-    if (t->all_mapped) {
-        value = (uint64_t *)(void *)(t->mine + SYMH_TEAM_CTRL_POST);
+    n = symh_coll_team_n_pes(t);
+    me = symh_coll_team_my_pe(t);
+    symh_coll_team_call_begin(t);
+    value = symh_coll_team_word(t, SYMH_TEAM_CTRL_VALUE);
+    if (symh_coll_team_all_mapped(t)) {
+        value = symh_coll_team_word(t, SYMH_TEAM_CTRL_POST);
         __atomic_store_n(&value[1], bytes, __ATOMIC_RELAXED);
-        __atomic_store_n(&value[0], t->calls, __ATOMIC_RELEASE);
-        for (pe = 0; pe < t->n_pes; ++pe) {
+        __atomic_store_n(&value[0], symh_coll_team_calls(t), __ATOMIC_RELEASE);
+        for (pe = 0; pe < n; ++pe) {
             const uint64_t *post =
-                (const uint64_t *)(const void *)(t->peers[pe] + SYMH_TEAM_CTRL_POST);
+                (const uint64_t *)(const void *)(symh_coll_team_peer_slot(t, pe) +
+                                                 SYMH_TEAM_CTRL_POST);
             uint64_t b;
 
-            symh_coll_team_wait(t, post, t->calls, d->func, pe);
+            symh_coll_team_wait(t, post, symh_coll_team_calls(t), d->func, pe);
             b = __atomic_load_n(&post[1], __ATOMIC_RELAXED);
-            if (pe < t->my_pe)
+            if (pe < me)
                 offset += b;
             total += b;
         }
-    } else if (!t->hier) {
+    } else if (!symh_coll_team_hier(t)) {
         /* The sizes by Bruck's allgather (block i: team PE (me + i) mod n's). */
         char *blocks;
         uint64_t b;
 
         *value = bytes;
         status = symh_coll_bruck(t, (const char *)value, sizeof(*value), &blocks, d->func);
-        for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe) {
-            memcpy(&b, blocks + (size_t)((pe - t->my_pe + t->n_pes) % t->n_pes) * sizeof(b),
-                   sizeof(b));
-            if (pe < t->my_pe)
+        for (pe = 0; pe < n && status == SYMH_OK; ++pe) {
+            memcpy(&b, blocks + (size_t)((pe - me + n) % n) * sizeof(b), sizeof(b));
+            if (pe < me)
                 offset += b;
             total += b;
         }
@@ -649,11 +689,11 @@ static int symh_coll_collect(const symh_coll_desc_t *d, symh_team_t team, void *
             /* Each member's data at its offset of every member's bank, then dest from the bank. */
             if (status == SYMH_OK)
                 memcpy(bank + offset, source, bytes);
-            for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe)
-                if (pe != t->my_pe)
+            for (pe = 0; pe < n && status == SYMH_OK; ++pe)
+                if (pe != me)
                     status = symh_coll_bank_send(t, pe, use, bank + offset, bank + offset, bytes);
-            for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe)
-                if (pe != t->my_pe)
+            for (pe = 0; pe < n && status == SYMH_OK; ++pe)
+                if (pe != me)
                     symh_coll_bank_wait(t, pe, use, d->func);
             if (status == SYMH_OK && local == SYMH_OK)
                 memcpy(dest, bank, total);
@@ -663,12 +703,12 @@ static int symh_coll_collect(const symh_coll_desc_t *d, symh_team_t team, void *
         uint64_t *sizes = (uint64_t *)(void *)symh_coll_team_scratch(t);
 
         *value = bytes;
-        for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe)
-            status = symh_coll_team_put(t, pe, &sizes[t->my_pe], value, sizeof(*value));
+        for (pe = 0; pe < n && status == SYMH_OK; ++pe)
+            status = symh_coll_team_put(t, pe, &sizes[me], value, sizeof(*value));
         if (status == SYMH_OK)
             status = symh_coll_team_sync(t, d->func);
-        for (pe = 0; pe < t->n_pes; ++pe) {
-            if (pe < t->my_pe)
+        for (pe = 0; pe < n; ++pe) {
+            if (pe < me)
                 offset += sizes[pe];
             total += sizes[pe];
         }
@@ -706,13 +746,14 @@ static int symh_coll_alltoalls_bank(struct symh_team *t, char *dest, const char 
                                     ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t es,
                                     const char *func)
 {
-    size_t block = nelems * es, n = (size_t)t->n_pes, me = (size_t)t->my_pe;
+    size_t block = nelems * es, n = (size_t)symh_coll_team_n_pes(t),
+           me = (size_t)symh_coll_team_my_pe(t);
     uint64_t use;
     char *bank, *out;
     int status = symh_coll_bank_begin(t, 2 * n * block, func, &use, &bank), k;
 
     out = bank + n * block;
-    for (k = 1; k <= t->n_pes && status == SYMH_OK; ++k) {
+    for (k = 1; k <= symh_coll_team_n_pes(t) && status == SYMH_OK; ++k) {
         size_t pe = (me + (size_t)k) % n;
 
         symh_coll_strided_copy(out + pe * block, 1, source + pe * nelems * (size_t)sst * es, sst,
@@ -721,7 +762,7 @@ static int symh_coll_alltoalls_bank(struct symh_team *t, char *dest, const char 
             status =
                 symh_coll_bank_send(t, (int)pe, use, bank + me * block, out + pe * block, block);
     }
-    for (k = 0; k < t->n_pes && status == SYMH_OK; ++k) {
+    for (k = 0; k < symh_coll_team_n_pes(t) && status == SYMH_OK; ++k) {
         size_t pe = (me + (size_t)k) % n;
 
         if (pe != me)
@@ -737,7 +778,7 @@ static int symh_coll_alltoalls(const symh_coll_desc_t *d, symh_team_t team, void
 {
     const uint64_t args[4] = { 0, nelems, (uint64_t)dst, (uint64_t)sst };
     struct symh_team *t0 = symh_coll_team_get(team), *t;
-    size_t es = d->elem, n = t0 != NULL ? (size_t)t0->n_pes : 1, span;
+    size_t es = d->elem, n = t0 != NULL ? (size_t)symh_coll_team_n_pes(t0) : 1, span;
     int local = SYMH_OK, status = SYMH_OK, k;
 
     if (dst < 1 || sst < 1) {
@@ -756,16 +797,16 @@ static int symh_coll_alltoalls(const symh_coll_desc_t *d, symh_team_t team, void
     t = symh_coll_begin(d, team, local, nelems, args, &status);
     if (t == NULL)
         return symh_status_set(status);
-    t->calls++;
-    if (symh_coll_banked(t, 2 * (size_t)t->n_pes * nelems * es)) {
+    symh_coll_team_call_begin(t);
+    if (symh_coll_banked(t, 2 * (size_t)symh_coll_team_n_pes(t) * nelems * es)) {
         status = symh_coll_alltoalls_bank(t, dest, source, dst, sst, nelems, es, d->func);
         return symh_coll_end(t, status);
     }
     status = symh_coll_settle(t, d->func);
-    for (k = 0; k < t->n_pes && status == SYMH_OK; ++k) {
-        int pe = (t->my_pe + k) % t->n_pes;
+    for (k = 0; k < symh_coll_team_n_pes(t) && status == SYMH_OK; ++k) {
+        int pe = (symh_coll_team_my_pe(t) + k) % symh_coll_team_n_pes(t);
         const char *from = (const char *)source + (size_t)pe * nelems * (size_t)sst * es;
-        char *to = (char *)dest + (size_t)t->my_pe * nelems * (size_t)dst * es;
+        char *to = (char *)dest + (size_t)symh_coll_team_my_pe(t) * nelems * (size_t)dst * es;
         size_t i;
 
         if (dst == 1 && sst == 1) {
@@ -792,17 +833,18 @@ static int symh_coll_alltoalls(const symh_coll_desc_t *d, symh_team_t team, void
 static int symh_coll_reduce_small(struct symh_team *t, const symh_coll_desc_t *d, char *dest,
                                   const char *source, size_t nreduce)
 {
+    const int n = symh_coll_team_n_pes(t), me = symh_coll_team_my_pe(t);
     size_t bytes = nreduce * d->elem, quarter = symh_coll_team_scratch_size() / 4;
-    char *bank =
-        symh_coll_team_scratch(t) + 2 * quarter + (size_t)(t->small_reduces++ & 1) * quarter;
-    char *mine = bank + (size_t)t->my_pe * bytes;
+    char *bank = symh_coll_team_scratch(t) + 2 * quarter +
+                 (size_t)(symh_coll_team_algo(t)->small_reduces++ & 1) * quarter;
+    char *mine = bank + (size_t)me * bytes;
     int pe;
 
-    for (pe = 0; pe < t->n_pes; ++pe)
-        memcpy(symh_coll_team_peer_addr(t, (t->my_pe + pe) % t->n_pes, mine), source, bytes);
+    for (pe = 0; pe < n; ++pe)
+        memcpy(symh_coll_team_peer_addr(t, (me + pe) % n, mine), source, bytes);
     symh_coll_team_sync(t, d->func);
     memcpy(dest, bank, bytes);
-    for (pe = 1; pe < t->n_pes; ++pe)
+    for (pe = 1; pe < n; ++pe)
         d->combine(dest, bank + (size_t)pe * bytes, nreduce);
     return SYMH_OK;
 }
@@ -817,8 +859,9 @@ static int symh_coll_reduce_shm(struct symh_team *t, const symh_coll_desc_t *d, 
         long double align;
         char bytes[SYMH_COLL_TMP_BYTES];
     } tmp;
-    size_t es = d->elem, chunk = SYMH_COLL_TMP_BYTES / es, n = (size_t)t->n_pes;
-    size_t me = (size_t)t->my_pe, lo = nreduce / n * me + (me < nreduce % n ? me : nreduce % n);
+    size_t es = d->elem, chunk = SYMH_COLL_TMP_BYTES / es, n = (size_t)symh_coll_team_n_pes(t);
+    size_t me = (size_t)symh_coll_team_my_pe(t),
+           lo = nreduce / n * me + (me < nreduce % n ? me : nreduce % n);
     size_t hi = lo + nreduce / n + (me < nreduce % n ? 1 : 0), off;
     int pe;
 
@@ -827,11 +870,13 @@ static int symh_coll_reduce_shm(struct symh_team *t, const symh_coll_desc_t *d, 
         size_t cnt = hi - off < chunk ? hi - off : chunk;
 
         memcpy(tmp.bytes, symh_coll_team_peer_addr(t, 0, source + off * es), cnt * es);
-        for (pe = 1; pe < t->n_pes; ++pe)
+        for (pe = 1; pe < symh_coll_team_n_pes(t); ++pe)
             d->combine(tmp.bytes, symh_coll_team_peer_addr(t, pe, source + off * es), cnt);
-        for (pe = 0; pe < t->n_pes; ++pe)
-            memcpy(symh_coll_team_peer_addr(t, (t->my_pe + pe) % t->n_pes, dest + off * es),
-                   tmp.bytes, cnt * es);
+        for (pe = 0; pe < symh_coll_team_n_pes(t); ++pe)
+            memcpy(
+                symh_coll_team_peer_addr(
+                    t, (symh_coll_team_my_pe(t) + pe) % symh_coll_team_n_pes(t), dest + off * es),
+                tmp.bytes, cnt * es);
     }
     return symh_coll_team_sync(t, d->func); /* every slice is in every dest */
 }
@@ -858,7 +903,7 @@ static int symh_coll_reduce_bank(struct symh_team *t, const symh_coll_desc_t *d,
                                  const char *source, size_t nreduce)
 {
     size_t bytes = nreduce * d->elem;
-    int n = t->n_pes, me = t->my_pe, p2 = 1, bit, round, status;
+    int n = symh_coll_team_n_pes(t), me = symh_coll_team_my_pe(t), p2 = 1, bit, round, status;
     uint64_t use;
     char *bank, *acc;
 
@@ -912,27 +957,29 @@ static int symh_coll_reduce_bank(struct symh_team *t, const symh_coll_desc_t *d,
 static int symh_coll_reduce_nic(struct symh_team *t, const symh_coll_desc_t *d, char *dest,
                                 const char *source, size_t nreduce)
 {
-    size_t es = d->elem, half = symh_coll_team_scratch_size() / 2, n = (size_t)t->n_pes;
-    size_t block = half / n / es, me = (size_t)t->my_pe, off;
+    size_t es = d->elem, half = symh_coll_team_scratch_size() / 2,
+           n = (size_t)symh_coll_team_n_pes(t);
+    size_t block = half / n / es, me = (size_t)symh_coll_team_my_pe(t), off;
     int k, status = symh_coll_settle(t, d->func);
 
     for (off = 0; off < nreduce && status == SYMH_OK; off += block * n) {
         size_t cnt = nreduce - off < block * n ? nreduce - off : block * n, q = cnt / n;
         size_t lo = q * me + (me < cnt % n ? me : cnt % n), m = q + (me < cnt % n ? 1 : 0);
-        char *bank = symh_coll_team_scratch(t) + (size_t)(t->chunks & 1) * half;
+        char *bank =
+            symh_coll_team_scratch(t) + (size_t)(symh_coll_team_algo(t)->chunks & 1) * half;
         char *out = dest + (off + lo) * es;
-        uint64_t seq = ++t->chunks;
+        uint64_t seq = ++symh_coll_team_algo(t)->chunks;
 
-        for (k = 1; k < t->n_pes && status == SYMH_OK; ++k) {
+        for (k = 1; k < symh_coll_team_n_pes(t) && status == SYMH_OK; ++k) {
             size_t s = (me + (size_t)k) % n, slo = q * s + (s < cnt % n ? s : cnt % n);
             size_t sm = q + (s < cnt % n ? 1 : 0);
 
-            status = symh_coll_team_put_signal(t, (int)s, bank + me * block * es,
-                                               source + (off + slo) * es, sm * es,
-                                               symh_coll_team_from_offset(t->my_pe), seq);
+            status = symh_coll_team_put_signal(
+                t, (int)s, bank + me * block * es, source + (off + slo) * es, sm * es,
+                symh_coll_team_from_offset(symh_coll_team_my_pe(t)), seq);
         }
         memcpy(bank + me * block * es, source + (off + lo) * es, m * es);
-        for (k = 1; k < t->n_pes && status == SYMH_OK; ++k) {
+        for (k = 1; k < symh_coll_team_n_pes(t) && status == SYMH_OK; ++k) {
             int pe = (int)((me + (size_t)k) % n);
 
             symh_coll_team_wait(t, symh_coll_team_from(t, pe), seq, d->func, pe);
@@ -940,9 +987,9 @@ static int symh_coll_reduce_nic(struct symh_team *t, const symh_coll_desc_t *d, 
         if (status != SYMH_OK || m == 0)
             continue;
         memcpy(out, bank, m * es);
-        for (k = 1; k < t->n_pes; ++k)
+        for (k = 1; k < symh_coll_team_n_pes(t); ++k)
             d->combine(out, bank + (size_t)k * block * es, m);
-        for (k = 1; k < t->n_pes && status == SYMH_OK; ++k)
+        for (k = 1; k < symh_coll_team_n_pes(t) && status == SYMH_OK; ++k)
             status = symh_coll_team_put(t, (int)((me + (size_t)k) % n), out, out, m * es);
     }
     if (status == SYMH_OK)
@@ -958,41 +1005,46 @@ static int symh_coll_reduce_hier(struct symh_team *t, const symh_coll_desc_t *d,
                                  const char *source, size_t nreduce)
 {
     size_t es = d->elem, half = symh_coll_team_scratch_size() / 2, off;
-    size_t block = half / (size_t)t->n_leaders / es;
-    int l, g, status = symh_coll_team_sync(t, d->func), me = t->my_leader_rank;
+    size_t block = half / (size_t)symh_coll_team_n_leaders(t) / es;
+    int l, g, status = symh_coll_team_sync(t, d->func), me = symh_coll_team_my_leader_rank(t);
 
     if (block > SYMH_COLL_TMP_BYTES / es * 4)
         block = SYMH_COLL_TMP_BYTES / es * 4;
     for (off = 0; me >= 0 && off < nreduce && status == SYMH_OK; off += block) {
         size_t cnt = nreduce - off < block ? nreduce - off : block, bytes = cnt * es;
-        char *bank = symh_coll_team_scratch(t) + (size_t)(t->chunks & 1) * half;
+        char *bank =
+            symh_coll_team_scratch(t) + (size_t)(symh_coll_team_algo(t)->chunks & 1) * half;
         char *mine = bank + (size_t)me * block * es, *out = dest + off * es;
 
-        memcpy(mine, symh_coll_team_peer_addr(t, t->group[0], source + off * es), bytes);
-        for (g = 1; g < t->group_n; ++g)
-            d->combine(mine, symh_coll_team_peer_addr(t, t->group[g], source + off * es), cnt);
-        for (l = 0; l < t->n_leaders && status == SYMH_OK; ++l)
+        memcpy(mine, symh_coll_team_peer_addr(t, symh_coll_team_group(t, 0), source + off * es),
+               bytes);
+        for (g = 1; g < symh_coll_team_group_n(t); ++g)
+            d->combine(mine,
+                       symh_coll_team_peer_addr(t, symh_coll_team_group(t, g), source + off * es),
+                       cnt);
+        for (l = 0; l < symh_coll_team_n_leaders(t) && status == SYMH_OK; ++l)
             if (l != me)
-                status = symh_coll_team_put(t, t->leaders[l], mine, mine, bytes);
+                status = symh_coll_team_put(t, symh_coll_team_leader(t, l), mine, mine, bytes);
         if (status == SYMH_OK)
             status = symh_coll_team_order(t);
-        ++t->chunks;
-        for (l = 0; l < t->n_leaders && status == SYMH_OK; ++l)
+        ++symh_coll_team_algo(t)->chunks;
+        for (l = 0; l < symh_coll_team_n_leaders(t) && status == SYMH_OK; ++l)
             if (l != me)
-                status = symh_coll_team_post(t, t->leaders[l], symh_coll_team_from_offset(me),
-                                             t->chunks);
-        for (l = 0; l < t->n_leaders && status == SYMH_OK; ++l)
+                status = symh_coll_team_post(t, symh_coll_team_leader(t, l),
+                                             symh_coll_team_from_offset(me),
+                                             symh_coll_team_algo(t)->chunks);
+        for (l = 0; l < symh_coll_team_n_leaders(t) && status == SYMH_OK; ++l)
             if (l != me)
-                symh_coll_team_wait(t, symh_coll_team_from(t, l), t->chunks, d->func,
-                                    t->leaders[l]);
+                symh_coll_team_wait(t, symh_coll_team_from(t, l), symh_coll_team_algo(t)->chunks,
+                                    d->func, symh_coll_team_leader(t, l));
         if (status != SYMH_OK)
             break;
         memcpy(out, bank, bytes);
-        for (l = 1; l < t->n_leaders; ++l)
+        for (l = 1; l < symh_coll_team_n_leaders(t); ++l)
             d->combine(out, bank + (size_t)l * block * es, cnt);
-        for (g = 0; g < t->group_n; ++g)
-            if (t->group[g] != t->my_pe)
-                memcpy(symh_coll_team_peer_addr(t, t->group[g], out), out, bytes);
+        for (g = 0; g < symh_coll_team_group_n(t); ++g)
+            if (symh_coll_team_group(t, g) != symh_coll_team_my_pe(t))
+                memcpy(symh_coll_team_peer_addr(t, symh_coll_team_group(t, g), out), out, bytes);
     }
     /* Closed even after a failure, so no member of the node waits for ever. */
     l = symh_coll_team_sync(t, d->func);
@@ -1024,14 +1076,15 @@ static int symh_coll_reduce(const symh_coll_desc_t *d, symh_team_t team, void *d
         return symh_status_set(status);
     if (symh_coll_alone(t, dest, source, bytes))
         return symh_coll_end(t, SYMH_OK);
-    if (t->all_mapped && bytes * (size_t)t->n_pes <= symh_coll_team_scratch_size() / 4 &&
+    if (symh_coll_team_all_mapped(t) &&
+        bytes * (size_t)symh_coll_team_n_pes(t) <= symh_coll_team_scratch_size() / 4 &&
         bytes <= SYMH_COLL_REDUCE_SMALL)
         status = symh_coll_reduce_small(t, d, dest, source, nreduce);
-    else if (t->all_mapped)
+    else if (symh_coll_team_all_mapped(t))
         status = symh_coll_reduce_shm(t, d, dest, source, nreduce);
-    else if (t->hier)
+    else if (symh_coll_team_hier(t))
         status = symh_coll_reduce_hier(t, d, dest, source, nreduce);
-    else if (symh_coll_banked(t, bytes * symh_coll_reduce_bank_parts(t->n_pes)))
+    else if (symh_coll_banked(t, bytes * symh_coll_reduce_bank_parts(symh_coll_team_n_pes(t))))
         status = symh_coll_reduce_bank(t, d, dest, source, nreduce);
     else
         status = symh_coll_reduce_nic(t, d, dest, source, nreduce);

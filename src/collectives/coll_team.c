@@ -1,7 +1,7 @@
-/* collectives: teams (symh_team_*), the contexts of a team (symh_ctx_create: the world's) and
- * the machinery of the team collectives: slots, waits, signals, the team sync and the agreement
- * exchange. Layout and the two ways to run: coll_team.h; the algorithms on top: coll_ops.c;
- * docs/collectives.md "Teams". */
+/* collectives: teams (symh_team_*): their creation, handles, splits and destruction, their slots
+ * in the internal area, and the contexts of a team (symh_ctx_create: the world's). Waits, signals,
+ * the team sync and the agreement exchange: coll_team_sync.c; the slot layout and the two ways to
+ * run: coll_team_slot.h; the algorithms on top: coll_ops.c; docs/collectives.md "Teams". */
 #include "collectives/coll_team.h"
 
 #include <inttypes.h>
@@ -20,6 +20,8 @@
 #include "bootstrap/boot.h"
 #include "collectives/coll_agree.h"
 #include "collectives/coll_barrier.h"
+#include "collectives/coll_team_impl.h"
+#include "collectives/coll_team_slot.h"
 #include "core/core_config.h"
 #include "core/core_log.h"
 #include "core/core_status.h"
@@ -38,8 +40,6 @@
 #define SYMH_TEAM_SCRATCH_MIN ((size_t)4 << 10)
 #define SYMH_TEAM_SCRATCH_MAX ((size_t)16 << 20)
 #define SYMH_TEAM_SPIN_OWN    1000
-/* Shared-memory teams up to this size sync by dissemination when every PE has a core. */
-#define SYMH_TEAM_DISS_SHM_MAX 2
 
 /* Agreement ops of the team routines themselves (the collectives' are coll_ops.c's). */
 #define SYMH_TEAM_OP_SPLIT_STRIDED 1
@@ -50,22 +50,7 @@ unsigned char symh_team_world_handle[8];
 unsigned char symh_team_shared_handle[8];
 static struct symh_team symh_team_world_object, symh_team_shared_object;
 
-static struct {
-    int up;
-    int teams_max;
-    size_t scratch;   /* bytes of each slot's scratch */
-    size_t slot_size; /* bytes of a slot */
-    size_t from_off;  /* offsets in a slot */
-    size_t hdr_off;
-    size_t records_off;
-    size_t scratch_off;
-    char *area;             /* this PE's first slot */
-    char *mail;             /* this PE's check mailbox, after the slots */
-    uint64_t *mail_sent;    /* n_pes: records this PE sent to each world PE's mailbox */
-    uint64_t *mail_got;     /* n_pes: records this PE took from each world PE */
-    struct symh_team *pool; /* teams_max entries: the team of slot s (0 and 1 unused) */
-    uint64_t used;          /* bit s: slot s is live here */
-} symh_teams;
+symh_coll_teams_t symh_coll_teams;
 
 /* The last generation given to a split team; never reset, so that no handle of an earlier team,
  * or of an earlier symh_init, names a later one. */
@@ -131,10 +116,6 @@ int symh_coll_team_check_config(char *msg, size_t msg_len)
     return SYMH_OK;
 }
 
-/* The check mailbox (SYMH_CHECK_COLLECTIVES) after the slots: per world PE that sends to this one,
- * two record banks and a count line; then this PE's outgoing record line. */
-#define SYMH_TEAM_MAIL_PER_PE (3 * SYMH_TEAM_LINE)
-
 static size_t symh_team_mail_size(int n_pes)
 {
     return symh_team_round_up((size_t)n_pes * SYMH_TEAM_MAIL_PER_PE + SYMH_TEAM_LINE,
@@ -155,42 +136,47 @@ size_t symh_coll_internal_size(void)
     return symh_coll_team_area_size(symh_boot_info.n_pes);
 }
 
+int symh_coll_team_slot_index(const struct symh_team *t)
+{
+    return t->slot;
+}
+
 char *symh_coll_team_scratch(const struct symh_team *t)
 {
-    return t->mine + symh_teams.scratch_off;
+    return t->v.mine + symh_coll_teams.scratch_off;
 }
 
 size_t symh_coll_team_scratch_size(void)
 {
-    return symh_teams.scratch;
+    return symh_coll_teams.scratch;
 }
 
 uint64_t *symh_coll_team_from(const struct symh_team *t, int pe)
 {
-    return (uint64_t *)(void *)(t->mine + symh_coll_team_from_offset(pe));
+    return (uint64_t *)(void *)(t->v.mine + symh_coll_team_from_offset(pe));
 }
 
 size_t symh_coll_team_from_offset(int pe)
 {
-    return symh_teams.from_off + (size_t)pe * sizeof(uint64_t);
+    return symh_coll_teams.from_off + (size_t)pe * sizeof(uint64_t);
 }
 
 size_t symh_coll_team_hdr_offset(uint64_t use, int pe)
 {
-    return symh_teams.hdr_off +
+    return symh_coll_teams.hdr_off +
            ((size_t)(use % SYMH_TEAM_USES) * (size_t)symh_boot_info.n_pes + (size_t)pe) *
                sizeof(uint64_t);
 }
 
 static char *symh_team_slot_base(int slot)
 {
-    return symh_teams.area + (size_t)slot * symh_teams.slot_size;
+    return symh_coll_teams.area + (size_t)slot * symh_coll_teams.slot_size;
 }
 
 /* Zeroes what the algorithms count in (ctrl, from, records); the scratch needs no reset. */
 static void symh_team_slot_clear(int slot)
 {
-    memset(symh_team_slot_base(slot), 0, symh_teams.scratch_off);
+    memset(symh_team_slot_base(slot), 0, symh_coll_teams.scratch_off);
 }
 
 /* Fills in a team of the `n` world PEs `pes` (taken over) on `slot`. */
@@ -203,23 +189,23 @@ static int symh_team_setup_nodes(struct symh_team *t)
     const int *node = symh_boot_info.node_of_pe;
     int i, j, mine = node[symh_boot_info.my_pe];
 
-    t->group = malloc((size_t)t->n_pes * sizeof(int));
-    t->leaders = malloc((size_t)t->n_pes * sizeof(int));
-    if (t->group == NULL || t->leaders == NULL)
+    t->v.group = malloc((size_t)t->v.n_pes * sizeof(int));
+    t->v.leaders = malloc((size_t)t->v.n_pes * sizeof(int));
+    if (t->v.group == NULL || t->v.leaders == NULL)
         return SYMH_ERR_NO_MEMORY;
-    t->my_leader_rank = -1;
-    for (i = 0; i < t->n_pes; ++i) {
-        for (j = 0; j < i && node[t->pes[j]] != node[t->pes[i]]; ++j)
+    t->v.my_leader_rank = -1;
+    for (i = 0; i < t->v.n_pes; ++i) {
+        for (j = 0; j < i && node[t->v.pes[j]] != node[t->v.pes[i]]; ++j)
             ;
         if (j == i) {
-            if (i == t->my_pe)
-                t->my_leader_rank = t->n_leaders;
-            t->leaders[t->n_leaders++] = i;
+            if (i == t->v.my_pe)
+                t->v.my_leader_rank = t->v.n_leaders;
+            t->v.leaders[t->v.n_leaders++] = i;
         }
-        if (node[t->pes[i]] == mine)
-            t->group[t->group_n++] = i;
+        if (node[t->v.pes[i]] == mine)
+            t->v.group[t->v.group_n++] = i;
     }
-    t->hier = t->n_leaders < t->n_pes;
+    t->v.hier = t->v.n_leaders < t->v.n_pes;
     return SYMH_OK;
 }
 
@@ -233,49 +219,49 @@ static int symh_team_setup(struct symh_team *t, int slot, int *pes, int n, int p
     if (++symh_team_gens == 0) /* never 0 after a wrap: each split's team a generation of its own */
         ++symh_team_gens;
     t->gen = symh_team_gens;
-    t->peers = calloc((size_t)n, sizeof(*t->peers));
-    t->root_uses = calloc((size_t)n, sizeof(*t->root_uses));
-    t->checked = calloc((size_t)n, sizeof(*t->checked));
-    if (t->peers == NULL || t->root_uses == NULL || t->checked == NULL) {
-        free(t->peers);
-        free(t->root_uses);
-        free(t->checked);
+    t->v.peers = calloc((size_t)n, sizeof(*t->v.peers));
+    t->v.algo.root_uses = calloc((size_t)n, sizeof(*t->v.algo.root_uses));
+    t->v.algo.checked = calloc((size_t)n, sizeof(*t->v.algo.checked));
+    if (t->v.peers == NULL || t->v.algo.root_uses == NULL || t->v.algo.checked == NULL) {
+        free(t->v.peers);
+        free(t->v.algo.root_uses);
+        free(t->v.algo.checked);
         free(pes);
         return SYMH_ERR_NO_MEMORY;
     }
     t->slot = slot;
-    t->pes = pes;
-    t->n_pes = n;
-    t->my_pe = -1;
-    t->mine = symh_team_slot_base(slot);
+    t->v.pes = pes;
+    t->v.n_pes = n;
+    t->v.my_pe = -1;
+    t->v.mine = symh_team_slot_base(slot);
     t->start = pes[0];
     t->stride = n > 1 ? pes[1] - pes[0] : 1;
     for (i = 0; i < n; ++i) {
         char *base = symh_tl_rma.peer_base[pes[i]];
 
         if (pes[i] == me)
-            t->my_pe = i;
+            t->v.my_pe = i;
         if (pes[i] == me)
-            t->peers[i] = t->mine;
+            t->v.peers[i] = t->v.mine;
         else if (base != NULL)
-            t->peers[i] = base + (t->mine - symh_tl_window.base);
+            t->v.peers[i] = base + (t->v.mine - symh_tl_window.base);
         if (i > 0 && pes[i] - pes[i - 1] != t->stride)
             t->stride = 0; /* not strided: translation searches pes */
     }
-    t->all_mapped = paths & 1;
-    if (!t->all_mapped && (paths & 2) && symh_team_setup_nodes(t) != SYMH_OK) {
-        free(t->group);
-        free(t->leaders);
-        free(t->peers);
-        free(t->root_uses);
-        free(t->checked);
+    t->v.all_mapped = paths & 1;
+    if (!t->v.all_mapped && (paths & 2) && symh_team_setup_nodes(t) != SYMH_OK) {
+        free(t->v.group);
+        free(t->v.leaders);
+        free(t->v.peers);
+        free(t->v.algo.root_uses);
+        free(t->v.algo.checked);
         free(pes);
         return SYMH_ERR_NO_MEMORY;
     }
     t->spin = cpus > 0 && symh_boot_info.machine_n_pes <= cpus ? SYMH_TEAM_SPIN_OWN : 0;
     if (config != NULL)
         t->config = *config;
-    symh_teams.used |= (uint64_t)1 << slot;
+    symh_coll_teams.used |= (uint64_t)1 << slot;
     __atomic_store_n(&t->live, SYMH_TEAM_LIVE, __ATOMIC_RELEASE);
     return SYMH_OK;
 }
@@ -283,20 +269,20 @@ static int symh_team_setup(struct symh_team *t, int slot, int *pes, int n, int p
 static void symh_team_teardown(struct symh_team *t)
 {
     __atomic_store_n(&t->live, 0, __ATOMIC_RELEASE);
-    symh_teams.used &= ~((uint64_t)1 << t->slot);
+    symh_coll_teams.used &= ~((uint64_t)1 << t->slot);
     symh_team_slot_clear(t->slot);
-    free(t->pes);
-    free(t->peers);
-    free(t->root_uses);
-    free(t->checked);
-    free(t->group);
-    free(t->leaders);
-    t->pes = NULL;
-    t->peers = NULL;
-    t->root_uses = NULL;
-    t->checked = NULL;
-    t->group = NULL;
-    t->leaders = NULL;
+    free(t->v.pes);
+    free(t->v.peers);
+    free(t->v.algo.root_uses);
+    free(t->v.algo.checked);
+    free(t->v.group);
+    free(t->v.leaders);
+    t->v.pes = NULL;
+    t->v.peers = NULL;
+    t->v.algo.root_uses = NULL;
+    t->v.algo.checked = NULL;
+    t->v.group = NULL;
+    t->v.leaders = NULL;
 }
 
 static int symh_team_mapped(int pe)
@@ -327,17 +313,18 @@ int symh_coll_team_init(void)
     size_t need;
     int64_t agree[7];
 
-    memset(&symh_teams, 0, sizeof(symh_teams));
-    symh_teams.teams_max = symh_team_max_config();
-    symh_team_layout(n, &symh_teams.from_off, &symh_teams.hdr_off, &symh_teams.records_off,
-                     &symh_teams.scratch_off, &symh_teams.scratch, &symh_teams.slot_size);
+    memset(&symh_coll_teams, 0, sizeof(symh_coll_teams));
+    symh_coll_teams.teams_max = symh_team_max_config();
+    symh_team_layout(n, &symh_coll_teams.from_off, &symh_coll_teams.hdr_off,
+                     &symh_coll_teams.records_off, &symh_coll_teams.scratch_off,
+                     &symh_coll_teams.scratch, &symh_coll_teams.slot_size);
     need = symh_coll_team_area_size(n);
-    symh_teams.mail_sent = calloc((size_t)n, sizeof(uint64_t));
-    symh_teams.mail_got = calloc((size_t)n, sizeof(uint64_t));
-    if (world == NULL || shared == NULL || symh_teams.mail_sent == NULL ||
-        symh_teams.mail_got == NULL ||
-        (symh_teams.pool = calloc((size_t)symh_teams.teams_max, sizeof(*symh_teams.pool))) ==
-            NULL) {
+    symh_coll_teams.mail_sent = calloc((size_t)n, sizeof(uint64_t));
+    symh_coll_teams.mail_got = calloc((size_t)n, sizeof(uint64_t));
+    if (world == NULL || shared == NULL || symh_coll_teams.mail_sent == NULL ||
+        symh_coll_teams.mail_got == NULL ||
+        (symh_coll_teams.pool =
+             calloc((size_t)symh_coll_teams.teams_max, sizeof(*symh_coll_teams.pool))) == NULL) {
         symh_error("symh_init: cannot allocate the team tables of %d PEs", n);
         status = SYMH_ERR_NO_MEMORY;
     } else if (symh_tl_window.internal_size < need) {
@@ -347,8 +334,8 @@ int symh_coll_team_init(void)
     }
     /* Every PE must lay its slots out alike: the same limits, and one decision on the world
      * team's path. MIN and MAX of each value must match. */
-    agree[0] = agree[1] = symh_teams.teams_max;
-    agree[2] = agree[3] = (int64_t)symh_teams.scratch;
+    agree[0] = agree[1] = symh_coll_teams.teams_max;
+    agree[2] = agree[3] = (int64_t)symh_coll_teams.scratch;
     agree[4] = status == SYMH_OK ? 1 : 0;
     for (i = 0; i < n && world != NULL; ++i)
         world[i] = i;
@@ -371,16 +358,17 @@ int symh_coll_team_init(void)
     if (status != SYMH_OK) {
         free(world);
         free(shared);
-        free(symh_teams.pool);
-        free(symh_teams.mail_sent);
-        free(symh_teams.mail_got);
-        memset(&symh_teams, 0, sizeof(symh_teams));
+        free(symh_coll_teams.pool);
+        free(symh_coll_teams.mail_sent);
+        free(symh_coll_teams.mail_got);
+        memset(&symh_coll_teams, 0, sizeof(symh_coll_teams));
         return status;
     }
-    symh_teams.area = symh_tl_window.base + symh_team_area_offset(n);
-    memset(symh_teams.area, 0,
-           (size_t)symh_teams.teams_max * symh_teams.slot_size + symh_team_mail_size(n));
-    symh_teams.mail = symh_teams.area + (size_t)symh_teams.teams_max * symh_teams.slot_size;
+    symh_coll_teams.area = symh_tl_window.base + symh_team_area_offset(n);
+    memset(symh_coll_teams.area, 0,
+           (size_t)symh_coll_teams.teams_max * symh_coll_teams.slot_size + symh_team_mail_size(n));
+    symh_coll_teams.mail =
+        symh_coll_teams.area + (size_t)symh_coll_teams.teams_max * symh_coll_teams.slot_size;
     for (i = 0, k = 0; i < n; ++i)
         if (symh_team_mapped(i))
             shared[k++] = i;
@@ -397,12 +385,12 @@ int symh_coll_team_init(void)
         return status;
     }
     symh_coll_ops_configure();
-    symh_teams.up = 1;
+    symh_coll_teams.up = 1;
     symh_debug("teams: %d slots of %zu bytes (scratch %zu); world %s, shared team of %d PE(s)",
-               symh_teams.teams_max, symh_teams.slot_size, symh_teams.scratch,
-               agree[5]                      ? "over shared memory"
-               : symh_team_world_object.hier ? "over shared memory, then the NIC between nodes"
-                                             : "over the NIC",
+               symh_coll_teams.teams_max, symh_coll_teams.slot_size, symh_coll_teams.scratch,
+               agree[5]                        ? "over shared memory"
+               : symh_team_world_object.v.hier ? "over shared memory, then the NIC between nodes"
+                                               : "over the NIC",
                k);
     return SYMH_OK;
 }
@@ -411,17 +399,17 @@ void symh_coll_team_fini(void)
 {
     int s;
 
-    for (s = 0; s < symh_teams.teams_max && symh_teams.pool != NULL; ++s)
-        if (symh_teams.pool[s].live == SYMH_TEAM_LIVE)
-            symh_team_teardown(&symh_teams.pool[s]);
+    for (s = 0; s < symh_coll_teams.teams_max && symh_coll_teams.pool != NULL; ++s)
+        if (symh_coll_teams.pool[s].live == SYMH_TEAM_LIVE)
+            symh_team_teardown(&symh_coll_teams.pool[s]);
     if (symh_team_world_object.live == SYMH_TEAM_LIVE)
         symh_team_teardown(&symh_team_world_object);
     if (symh_team_shared_object.live == SYMH_TEAM_LIVE)
         symh_team_teardown(&symh_team_shared_object);
-    free(symh_teams.pool);
-    free(symh_teams.mail_sent);
-    free(symh_teams.mail_got);
-    memset(&symh_teams, 0, sizeof(symh_teams));
+    free(symh_coll_teams.pool);
+    free(symh_coll_teams.mail_sent);
+    free(symh_coll_teams.mail_got);
+    memset(&symh_coll_teams, 0, sizeof(symh_coll_teams));
 }
 
 /* A split team's handle: its slot and its generation, odd so that it is never the address of
@@ -448,12 +436,12 @@ struct symh_team *symh_coll_team_get(symh_team_t team)
         t = team == SYMH_TEAM_WORLD ? &symh_team_world_object : &symh_team_shared_object;
         return __atomic_load_n(&t->live, __ATOMIC_ACQUIRE) == SYMH_TEAM_LIVE ? t : NULL;
     }
-    if ((h & 1u) == 0 || symh_teams.pool == NULL)
+    if ((h & 1u) == 0 || symh_coll_teams.pool == NULL)
         return NULL;
     slot = (h >> 1) & (((uintptr_t)1 << SYMH_TEAM_HANDLE_SLOT_BITS) - 1);
-    if (slot >= (uintptr_t)symh_teams.teams_max)
+    if (slot >= (uintptr_t)symh_coll_teams.teams_max)
         return NULL;
-    t = &symh_teams.pool[slot];
+    t = &symh_coll_teams.pool[slot];
     if (__atomic_load_n(&t->live, __ATOMIC_ACQUIRE) != SYMH_TEAM_LIVE ||
         (uint32_t)(h >> (SYMH_TEAM_HANDLE_SLOT_BITS + 1)) != t->gen)
         return NULL;
@@ -467,7 +455,7 @@ struct symh_team *symh_coll_team_check(const char *func, symh_team_t team)
     /* A child of fork keeps the teams' state but is no member (core_status.h). */
     if (symh_likely(t != NULL && symh_status_fork_pe < 0))
         return t;
-    if (!symh_teams.up || symh_status_fork_pe >= 0) {
+    if (!symh_coll_teams.up || symh_status_fork_pe >= 0) {
         SYMH_LOG_NOT_INITIALIZED(func);
         symh_status_set(SYMH_ERR_NOT_INITIALIZED);
         return NULL;
@@ -500,289 +488,6 @@ void symh_coll_team_release(struct symh_team *t)
         __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
 }
 
-/* ---- waits and signals ---------------------------------------------------------------------- */
-
-/* The hang line of a team wait (once per wait). */
-static void symh_team_wait_hang(const struct symh_team *t, const symh_wait_t *w, const char *func,
-                                int waited_pe)
-{
-    symh_error("%s (call %" PRIu64 " of a team of %d PEs) has waited %.0f s on PE %d (team PE %d) "
-               "for team PE %d (world PE %d) (SYMH_HANG_TIMEOUT)",
-               func, t->calls, t->n_pes, symh_wait_seconds(w), symh_boot_info.my_pe, t->my_pe,
-               waited_pe, t->pes[waited_pe]);
-    symh_wait_hang_reported();
-}
-
-void symh_coll_team_wait(const struct symh_team *t, const uint64_t *word, uint64_t value,
-                         const char *func, int waited_pe)
-{
-    symh_wait_t w;
-
-    if (symh_likely(__atomic_load_n(word, __ATOMIC_ACQUIRE) >= value))
-        return;
-    symh_wait_start(&w, t->spin);
-    while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < value) {
-        symh_tl_nic_progress(); /* peers elsewhere may need this PE's progress meanwhile */
-        if (symh_unlikely(symh_wait_step(&w)))
-            symh_team_wait_hang(t, &w, func, waited_pe);
-    }
-}
-
-int symh_coll_team_wait_equal(const struct symh_team *t, const uint64_t *words, int n,
-                              uint64_t value, const char *func, int waited_pe)
-{
-    symh_wait_t w;
-    int i;
-
-    symh_wait_start(&w, t->spin);
-    for (;;) {
-        for (i = 0; i < n; ++i)
-            if (__atomic_load_n(&words[i], __ATOMIC_ACQUIRE) == value)
-                return i;
-        symh_tl_nic_progress(); /* peers elsewhere may need this PE's progress meanwhile */
-        if (symh_unlikely(symh_wait_step(&w)))
-            symh_team_wait_hang(t, &w, func, waited_pe);
-    }
-}
-
-int symh_coll_team_order(const struct symh_team *t)
-{
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    return t->all_mapped ? SYMH_OK : symh_tl_nic_fence(NULL);
-}
-
-int symh_coll_team_post(const struct symh_team *t, int pe, size_t offset, uint64_t value)
-{
-    char *mapped = t->peers[pe];
-    uint64_t *out = (uint64_t *)(void *)(t->mine + SYMH_TEAM_CTRL_VALUE + 8);
-    const symh_tl_ops_t *ops;
-    int world = t->pes[pe];
-
-    if (mapped != NULL) {
-        __atomic_store_n((uint64_t *)(void *)(mapped + offset), value, __ATOMIC_RELEASE);
-        return SYMH_OK;
-    }
-    /* A put_signal of no data where the route has it (one message, where UCX's put over tcp is
-     * a message and its acknowledgement); else a put from the slot's outbox word, which the NIC
-     * has registered (a stack word is not, for providers that want local descriptors), that
-     * returns with it reusable. */
-    ops = symh_tl_ops_of(world);
-    if (ops->put_signal != NULL)
-        return ops->put_signal(NULL, t->mine + offset, NULL, 0,
-                               (uint64_t *)(void *)(t->mine + offset), value, world);
-    *out = value;
-    return ops->put(NULL, t->mine + offset, out, sizeof(*out), world, NULL);
-}
-
-int symh_coll_team_put(const struct symh_team *t, int pe, void *dest, const void *source,
-                       size_t bytes)
-{
-    char *mapped = symh_coll_team_peer_addr(t, pe, dest);
-    int world = t->pes[pe];
-
-    if (bytes == 0)
-        return SYMH_OK;
-    if (mapped != NULL) {
-        memmove(mapped, source, bytes);
-        return SYMH_OK;
-    }
-    return symh_tl_ops_of(world)->put_nbi(NULL, dest, source, bytes, world, NULL);
-}
-
-int symh_coll_team_put_signal(const struct symh_team *t, int pe, void *dest, const void *source,
-                              size_t bytes, size_t offset, uint64_t value)
-{
-    const symh_tl_ops_t *ops;
-    int world = t->pes[pe], status;
-
-    if (t->peers[pe] != NULL) {
-        if (bytes > 0)
-            memmove(symh_coll_team_peer_addr(t, pe, dest), source, bytes);
-        __atomic_store_n((uint64_t *)(void *)(t->peers[pe] + offset), value, __ATOMIC_RELEASE);
-        return SYMH_OK;
-    }
-    ops = symh_tl_ops_of(world);
-    if (ops->put_signal != NULL)
-        return ops->put_signal(NULL, dest, source, bytes, (uint64_t *)(void *)(t->mine + offset),
-                               value, world);
-    status = symh_coll_team_put(t, pe, dest, source, bytes);
-    if (status == SYMH_OK)
-        status = symh_coll_team_order(t);
-    return status == SYMH_OK ? symh_coll_team_post(t, pe, offset, value) : status;
-}
-
-/* ---- sync --------------------------------------------------------------------------------- */
-
-/* Every member adds 1 to team PE 0's arrival count; the one whose add completes the count of this
- * sync releases every member (coll_barrier.c's central variant, one wait per PE). */
-static void symh_team_sync_shm(struct symh_team *t, const char *func)
-{
-    uint64_t e = ++t->syncs, now;
-    int pe;
-
-    now = __atomic_add_fetch((uint64_t *)(void *)(t->peers[0] + SYMH_TEAM_CTRL_ARRIVE), 1,
-                             __ATOMIC_ACQ_REL);
-    if (now == e * (uint64_t)t->n_pes) {
-        for (pe = 0; pe < t->n_pes; ++pe)
-            __atomic_store_n((uint64_t *)(void *)(t->peers[pe] + SYMH_TEAM_CTRL_RELEASE), e,
-                             __ATOMIC_RELEASE);
-        return;
-    }
-    symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + SYMH_TEAM_CTRL_RELEASE), e,
-                        func, 0);
-}
-
-/* Dissemination over `l` of the team's PEs (team numbers `who`, NULL: all, rank `r` of this PE
- * among them): in round k a PE signals rank (r + 2^k) mod l and waits for the signal of rank
- * (r - 2^k) mod l; each round's word has one writer and counts the syncs, e. */
-static int symh_team_dissemination(struct symh_team *t, const int *who, int l, int r, uint64_t e,
-                                   const char *func)
-{
-    int k, status = SYMH_OK;
-    long dist;
-
-    for (k = 0, dist = 1; status == SYMH_OK && dist < l; ++k, dist <<= 1) {
-        int to = (int)((r + dist) % l), from = (int)((r - dist % l + l) % l);
-        size_t word = SYMH_TEAM_CTRL_DISS + (size_t)k * 8;
-
-        status = symh_coll_team_post(t, who != NULL ? who[to] : to, word, e);
-        if (status == SYMH_OK)
-            symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + word), e, func,
-                                who != NULL ? who[from] : from);
-    }
-    return status;
-}
-
-/* Over the NIC. The quiet first makes this PE's puts complete at their targets before any member
- * can leave. Flat: a dissemination over every member. With node steps: each member adds 1 to its
- * node leader's arrival count (a CPU atomic), the leaders run the dissemination among themselves
- * and then release their node's members (CPU stores): one NIC round trip per round between nodes
- * only. */
-static int symh_team_sync_nic(struct symh_team *t, const char *func)
-{
-    uint64_t e = ++t->syncs;
-    int status, i;
-
-    status = symh_tl_nic_quiet(NULL);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    if (!t->hier)
-        return status != SYMH_OK ? status
-                                 : symh_team_dissemination(t, NULL, t->n_pes, t->my_pe, e, func);
-    if (t->my_leader_rank < 0) {
-        __atomic_add_fetch((uint64_t *)(void *)(t->peers[t->group[0]] + SYMH_TEAM_CTRL_ARRIVE), 1,
-                           __ATOMIC_ACQ_REL);
-        symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + SYMH_TEAM_CTRL_RELEASE),
-                            e, func, t->group[0]);
-        return status;
-    }
-    symh_coll_team_wait(t, (const uint64_t *)(const void *)(t->mine + SYMH_TEAM_CTRL_ARRIVE),
-                        e * (uint64_t)(t->group_n - 1), func, t->group[t->group_n - 1]);
-    if (status == SYMH_OK)
-        status = symh_team_dissemination(t, t->leaders, t->n_leaders, t->my_leader_rank, e, func);
-    /* Released even after a failure, so no member of the node waits for ever. */
-    for (i = 1; i < t->group_n; ++i)
-        __atomic_store_n((uint64_t *)(void *)(t->peers[t->group[i]] + SYMH_TEAM_CTRL_RELEASE), e,
-                         __ATOMIC_RELEASE);
-    return status;
-}
-
-int symh_coll_team_sync(struct symh_team *t, const char *func)
-{
-    int status;
-
-    if (t->n_pes == 1)
-        return SYMH_OK;
-    if (t->all_mapped) {
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
-        /* Every member on its own core: the dissemination's waits overlap (two PEs: one line
-         * each way at once, against the counter's three in a row); PEs that outnumber cores wait
-         * once each on the central counter instead. */
-        if (t->spin > 0 && t->n_pes <= SYMH_TEAM_DISS_SHM_MAX)
-            return symh_team_dissemination(t, NULL, t->n_pes, t->my_pe, ++t->syncs, func);
-        symh_team_sync_shm(t, func);
-        return SYMH_OK;
-    }
-    status = symh_team_sync_nic(t, func);
-    /* Every member has left its earlier calls, so every bank they used is free again. */
-    t->bank_synced = t->bank_uses;
-    t->ring = 0;
-    if (status != SYMH_OK)
-        symh_error("%s: the team's sync failed on PE %d: %s", func, symh_boot_info.my_pe,
-                   symh_status_string(status));
-    return status;
-}
-
-/* ---- agreement ---------------------------------------------------------------------------- */
-
-int symh_coll_team_exchange(struct symh_team *t, const symh_team_record_t *mine,
-                            const symh_team_record_t **all, const char *func)
-{
-    size_t bank = symh_teams.records_off +
-                  (size_t)(t->agreements++ & 1) * (size_t)t->n_pes * SYMH_TEAM_RECORD;
-    symh_team_record_t *records = (symh_team_record_t *)(void *)(t->mine + bank);
-    symh_team_record_t *own = &records[t->my_pe];
-    int pe, status = SYMH_OK;
-
-    /* Two banks: a member writes bank b of agreement a + 2 only after agreement a + 1, which
-     * every member enters after reading agreement a's records. */
-    *own = *mine;
-    for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe)
-        if (pe != t->my_pe)
-            status = symh_coll_team_put(t, pe, own, own, sizeof(*own));
-    if (status == SYMH_OK)
-        status = symh_coll_team_sync(t, func);
-    *all = records;
-    return status;
-}
-
-/* SYMH_CHECK_COLLECTIVES: records go through each PE's mailbox, indexed by world PE, not through
- * the team's slot, so that members that name different teams still meet (and see the difference)
- * instead of waiting in different slots. Each ordered pair of PEs counts its records; a sender
- * writes bank c & 1 of its c-th record to a receiver, then adds 1 to its count line there (a CPU
- * atomic when mapped, else the NIC's: one path per word, whatever the team). Bank b is written
- * again only after the receiver's record of the next exchange arrived, which it sends after it
- * read this one. */
-int symh_coll_team_check_exchange(const struct symh_team *t, const symh_team_record_t *mine,
-                                  symh_team_record_t *all, const char *func)
-{
-    static const uint64_t one = 1;
-    char *out = symh_teams.mail + (size_t)symh_boot_info.n_pes * SYMH_TEAM_MAIL_PER_PE;
-    size_t from_me = (size_t)symh_boot_info.my_pe * SYMH_TEAM_MAIL_PER_PE;
-    int pe, status = SYMH_OK;
-
-    memcpy(out, mine, sizeof(*mine));
-    for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe) {
-        int w = t->pes[pe];
-        uint64_t c = symh_teams.mail_sent[w]++;
-        char *bank = symh_teams.mail + from_me + (size_t)(c & 1) * SYMH_TEAM_LINE;
-        char *count = symh_teams.mail + from_me + 2 * SYMH_TEAM_LINE;
-        char *base = w == symh_boot_info.my_pe ? symh_tl_window.base : symh_tl_rma.peer_base[w];
-
-        if (base != NULL) {
-            memcpy(base + (bank - symh_tl_window.base), out, sizeof(*mine));
-            __atomic_add_fetch((uint64_t *)(void *)(base + (count - symh_tl_window.base)), 1,
-                               __ATOMIC_RELEASE);
-            continue;
-        }
-        status = symh_tl_ops_of(w)->put(NULL, bank, out, sizeof(*mine), w, NULL);
-        if (status == SYMH_OK)
-            status = symh_tl_nic_fence(NULL);
-        if (status == SYMH_OK)
-            status = symh_tl_rma.amo_ops->amo(NULL, SYMH_TL_AMO_ADD, count, sizeof(uint64_t), &one,
-                                              NULL, NULL, w);
-    }
-    for (pe = 0; pe < t->n_pes && status == SYMH_OK; ++pe) {
-        int w = t->pes[pe];
-        uint64_t c = symh_teams.mail_got[w]++;
-        char *box = symh_teams.mail + (size_t)w * SYMH_TEAM_MAIL_PER_PE;
-
-        symh_coll_team_wait(t, (const uint64_t *)(const void *)(box + 2 * SYMH_TEAM_LINE), c + 1,
-                            func, pe);
-        memcpy(&all[pe], box + (size_t)(c & 1) * SYMH_TEAM_LINE, sizeof(all[pe]));
-    }
-    return status;
-}
-
 /* ---- queries ------------------------------------------------------------------------------ */
 
 /* The numbering queries answer -1 without a line for a team that is not live (OpenSHMEM), and
@@ -791,14 +496,14 @@ int symh_team_my_pe(symh_team_t team)
 {
     struct symh_team *t = symh_coll_team_get(team);
 
-    return t != NULL && symh_status_fork_pe < 0 ? t->my_pe : -1;
+    return t != NULL && symh_status_fork_pe < 0 ? t->v.my_pe : -1;
 }
 
 int symh_team_n_pes(symh_team_t team)
 {
     struct symh_team *t = symh_coll_team_get(team);
 
-    return t != NULL && symh_status_fork_pe < 0 ? t->n_pes : -1;
+    return t != NULL && symh_status_fork_pe < 0 ? t->v.n_pes : -1;
 }
 
 int symh_team_get_config(symh_team_t team, long config_mask, symh_team_config_t *config)
@@ -824,19 +529,19 @@ int symh_team_get_config(symh_team_t team, long config_mask, symh_team_config_t 
 /* The team number of world PE `world` in t, or -1. */
 static int symh_team_index_of(const struct symh_team *t, int world)
 {
-    int lo = 0, hi = t->n_pes - 1;
+    int lo = 0, hi = t->v.n_pes - 1;
 
     if (t->stride > 0) {
         int d = world - t->start;
 
-        return d >= 0 && d % t->stride == 0 && d / t->stride < t->n_pes ? d / t->stride : -1;
+        return d >= 0 && d % t->stride == 0 && d / t->stride < t->v.n_pes ? d / t->stride : -1;
     }
     while (lo <= hi) { /* pes ascends */
         int mid = lo + (hi - lo) / 2;
 
-        if (t->pes[mid] == world)
+        if (t->v.pes[mid] == world)
             return mid;
-        if (t->pes[mid] < world)
+        if (t->v.pes[mid] < world)
             lo = mid + 1;
         else
             hi = mid - 1;
@@ -848,9 +553,9 @@ int symh_team_translate_pe(symh_team_t src_team, int src_pe, symh_team_t dest_te
 {
     struct symh_team *s = symh_coll_team_get(src_team), *d = symh_coll_team_get(dest_team);
 
-    if (s == NULL || d == NULL || src_pe < 0 || src_pe >= s->n_pes || symh_status_fork_pe >= 0)
+    if (s == NULL || d == NULL || src_pe < 0 || src_pe >= s->v.n_pes || symh_status_fork_pe >= 0)
         return -1;
-    return symh_team_index_of(d, s->pes[src_pe]);
+    return symh_team_index_of(d, s->v.pes[src_pe]);
 }
 
 void *symh_team_ptr(symh_team_t team, const void *dest, int pe)
@@ -863,12 +568,12 @@ void *symh_team_ptr(symh_team_t team, const void *dest, int pe)
         symh_status_set(SYMH_ERR_INVALID_ARG);
         return NULL;
     }
-    if (pe < 0 || pe >= t->n_pes) {
-        symh_error("symh_team_ptr: pe %d is not in the team (0..%d)", pe, t->n_pes - 1);
+    if (pe < 0 || pe >= t->v.n_pes) {
+        symh_error("symh_team_ptr: pe %d is not in the team (0..%d)", pe, t->v.n_pes - 1);
         symh_status_set(SYMH_ERR_INVALID_ARG);
         return NULL;
     }
-    return symh_ptr(dest, t->pes[pe]); /* sets the status, logs a misuse of dest */
+    return symh_ptr(dest, t->v.pes[pe]); /* sets the status, logs a misuse of dest */
 }
 
 /* A context numbered by the team (tl_ctx.h): the world's needs no translation. */
@@ -883,8 +588,8 @@ int symh_team_create_ctx(symh_team_t team, long options, symh_ctx_t *ctx)
     t = symh_coll_team_check(__func__, team);
     if (t == NULL)
         return symh_last_error();
-    return symh_tl_ctx_create(__func__, options, team, team == SYMH_TEAM_WORLD ? NULL : t->pes,
-                              t->n_pes, ctx);
+    return symh_tl_ctx_create(__func__, options, team, team == SYMH_TEAM_WORLD ? NULL : t->v.pes,
+                              t->v.n_pes, ctx);
 }
 
 /* The world team's contexts: the transport keeps contexts and the team handle each was made
@@ -950,7 +655,8 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
     symh_team_record_t mine, ref;
     const symh_team_record_t *all = NULL;
     const char *why = ask->why;
-    int n = parent->n_pes, me = parent->my_pe, pe, k, slot = -1, status, i, bad = -1, bad_arg = -1;
+    int n = parent->v.n_pes, me = parent->v.my_pe, pe, k, slot = -1, status, i, bad = -1,
+        bad_arg = -1;
     int *pes = NULL, member_paths = 3;
     char list[256];
     size_t len = 0;
@@ -964,7 +670,7 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
     mine.args[2] = ask->common[2];
     mine.args[3] = (uint64_t)(uint32_t)ask->start << 32 | (uint32_t)ask->stride;
     mine.args[4] = (uint64_t)(uint32_t)ask->size;
-    mine.used_slots = symh_teams.used;
+    mine.used_slots = symh_coll_teams.used;
     char nomem[96];
 
     if (local == SYMH_OK && ask->size > 0) {
@@ -976,7 +682,7 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
             why = nomem;
         } else {
             for (k = 0; k < ask->size; ++k)
-                pes[k] = parent->pes[symh_team_ask_member(ask, k)];
+                pes[k] = parent->v.pes[symh_team_ask_member(ask, k)];
             member_paths = symh_team_paths(pes, ask->size);
         }
     }
@@ -1014,14 +720,14 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
 
                 if (differs && len < sizeof(list) - 32) {
                     len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d (%" PRId64 ")",
-                                            shown++ ? ", " : "", parent->pes[pe],
+                                            shown++ ? ", " : "", parent->v.pes[pe],
                                             bad_arg >= 0 ? (int64_t)all[pe].args[bad_arg] : -1);
                 }
             }
             if (bad_arg >= 0)
                 symh_error("%s: the PEs of the parent team passed different %s: team PE 0 (world "
                            "PE %d) %" PRId64 ", world PE(s) %s; no team made",
-                           func, symh_team_common_names[ref.op - 1][bad_arg], parent->pes[0],
+                           func, symh_team_common_names[ref.op - 1][bad_arg], parent->v.pes[0],
                            (int64_t)ref.args[bad_arg], list);
             else
                 symh_error("%s: the PEs of the parent team are in different splits (world PE(s) "
@@ -1050,14 +756,15 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
             team_used |= r->used_slots;
             team_paths &= (int)(r->flags & 3);
         }
-        for (s = 2; s < symh_teams.teams_max && ((team_used >> s) & 1); ++s)
+        for (s = 2; s < symh_coll_teams.teams_max && ((team_used >> s) & 1); ++s)
             ;
-        if (s >= symh_teams.teams_max) {
+        if (s >= symh_coll_teams.teams_max) {
             if (me == 0)
                 symh_error("%s: no free team on some member of the new team of world PE %d (%d "
                            "live teams, SYMH_TEAMS_MAX=%d with the world and shared teams); "
                            "destroy a team or raise SYMH_TEAMS_MAX",
-                           func, parent->pes[pe], symh_teams.teams_max, symh_teams.teams_max);
+                           func, parent->v.pes[pe], symh_coll_teams.teams_max,
+                           symh_coll_teams.teams_max);
             free(pes);
             return symh_status_set(SYMH_ERR_LIMIT);
         }
@@ -1068,7 +775,7 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
     }
     if (ask->size == 0)
         return symh_status_set(SYMH_OK); /* left out: SYMH_TEAM_INVALID */
-    status = symh_team_setup(&symh_teams.pool[slot], slot, pes, ask->size, member_paths,
+    status = symh_team_setup(&symh_coll_teams.pool[slot], slot, pes, ask->size, member_paths,
                              (ask->mask & SYMH_TEAM_NUM_CONTEXTS) ? ask->config : NULL);
     if (status != SYMH_OK) {
         /* Only the peers array can fail here; the others have the team: nothing consistent can
@@ -1077,7 +784,7 @@ static int symh_team_split(struct symh_team *parent, const symh_team_ask_t *ask,
                    func, symh_boot_info.my_pe);
         return symh_status_set(status);
     }
-    *out = symh_team_handle(&symh_teams.pool[slot]);
+    *out = symh_team_handle(&symh_coll_teams.pool[slot]);
     return symh_status_set(SYMH_OK);
 }
 
@@ -1123,12 +830,12 @@ int symh_team_split_strided(symh_team_t parent_team, int start, int stride, int 
     if (local == SYMH_OK)
         local = symh_team_check_config_arg(func, config, config_mask, ask.why, sizeof(ask.why));
     last = (long)start + (long)(size - 1) * (long)stride;
-    if (local == SYMH_OK && (size < 1 || start < 0 || start >= parent->n_pes ||
-                             (size > 1 && stride < 1) || last >= parent->n_pes)) {
+    if (local == SYMH_OK && (size < 1 || start < 0 || start >= parent->v.n_pes ||
+                             (size > 1 && stride < 1) || last >= parent->v.n_pes)) {
         snprintf(ask.why, sizeof(ask.why),
                  "%s: start %d, stride %d, size %d do not fit the parent team of %d PEs (start "
                  "and every member within it, size >= 1, stride >= 1 unless size is 1)",
-                 func, start, stride, size, parent->n_pes);
+                 func, start, stride, size, parent->v.n_pes);
         local = SYMH_ERR_INVALID_ARG;
     }
     ask.op = SYMH_TEAM_OP_SPLIT_STRIDED;
@@ -1140,7 +847,7 @@ int symh_team_split_strided(symh_team_t parent_team, int start, int stride, int 
     if (size == 1)
         stride = 1;
     if (local == SYMH_OK) {
-        int d = parent->my_pe - start;
+        int d = parent->v.my_pe - start;
 
         if (d >= 0 && d % stride == 0 && d / stride < size) {
             ask.start = start;
@@ -1187,8 +894,8 @@ int symh_team_split_2d(symh_team_t parent_team, int xrange, const symh_team_conf
     parent = symh_coll_team_check(func, parent_team);
     if (parent == NULL)
         return symh_last_error();
-    n = parent->n_pes;
-    me = parent->my_pe;
+    n = parent->v.n_pes;
+    me = parent->v.my_pe;
     memset(&ask, 0, sizeof(ask));
     if (xaxis_team == NULL || yaxis_team == NULL || xrange < 1) {
         snprintf(ask.why, sizeof(ask.why),
@@ -1273,7 +980,7 @@ int symh_team_sync(symh_team_t team)
     }
     if (symh_coll_team_claim(t, "symh_team_sync") != SYMH_OK)
         return symh_last_error();
-    t->calls++;
+    t->v.calls++;
     status = symh_coll_team_sync(t, "symh_team_sync");
     symh_coll_team_release(t);
     return symh_status_set(status);

@@ -107,9 +107,10 @@ static uint64_t symh_heap_ptr_code(const void *ptr)
     return SYMH_HEAP_PTR_FOREIGN;
 }
 
-static void symh_heap_format_arg(int op, int arg, uint64_t value, char *buf, size_t len)
+/* An agreed argument as the lines show it: a pointer (named "ptr") by its code, else a number. */
+static void symh_heap_format_arg(const char *arg_name, uint64_t value, char *buf, size_t len)
 {
-    if (symh_heap_arg_names[op][arg][0] != 'p')
+    if (arg_name[0] != 'p')
         snprintf(buf, len, "%" PRIu64, value);
     else if (value == SYMH_HEAP_PTR_NULL)
         snprintf(buf, len, "NULL");
@@ -119,44 +120,29 @@ static void symh_heap_format_arg(int op, int arg, uint64_t value, char *buf, siz
         snprintf(buf, len, "heap+%#" PRIx64, value);
 }
 
+static void symh_heap_format_result(const symh_coll_verdict_t *v, char *buf, size_t len)
+{
+    snprintf(buf, len, "the heaps diverged: offset %#" PRIx64 " on PE 0 but %#" PRIx64 " on PE %d",
+             v->value0, v->value, v->pe);
+}
+
 /* The barrier of every return path: agree, log the one line a failure deserves, and return the
  * status this PE reports (its own on a local failure, else SYMH_ERR_MISMATCH). */
 static int symh_heap_agree(symh_heap_call_t *call)
 {
     symh_coll_agree_t *mine = &call->payload;
-    const char *name = symh_coll_op_name(mine->op);
-    int me = symh_coll_my_pe();
     symh_coll_verdict_t v;
-    char a[64], b[64];
     int status = symh_coll_agree(mine, call->nargs, &v);
+    const symh_coll_report_t report = {
+        .func = symh_coll_op_name(mine->op),
+        .arg_names = symh_heap_arg_names[mine->op],
+        .format_arg = symh_heap_format_arg,
+        .format_result = symh_heap_format_result,
+        .reason = call->reason,
+        .reason_level = call->level,
+    };
 
-    if (status != SYMH_OK)
-        return status;
-    switch (v.kind) {
-    case SYMH_COLL_AGREED:
-        return SYMH_OK;
-    case SYMH_COLL_OP_DIFFERS: /* logged by the judge, naming every PE's call */
-        break;
-    case SYMH_COLL_ARG_DIFFERS:
-        if (me == 0) {
-            symh_heap_format_arg((int)mine->op, v.arg, v.value0, a, sizeof(a));
-            symh_heap_format_arg((int)mine->op, v.arg, v.value, b, sizeof(b));
-            symh_error("%s: %s %s on PE 0 but %s on PE %d", name,
-                       symh_heap_arg_names[mine->op][v.arg], a, b, v.pe);
-        }
-        break;
-    case SYMH_COLL_FAILED:
-        if (me == v.pe)
-            symh_log(call->level, "%s", call->reason);
-        break;
-    case SYMH_COLL_RESULT_DIFFERS:
-        if (me == 0)
-            symh_error("%s: the heaps diverged: offset %#" PRIx64 " on PE 0 but %#" PRIx64
-                       " on PE %d",
-                       name, v.value0, v.value, v.pe);
-        break;
-    }
-    return mine->status != SYMH_OK ? mine->status : SYMH_ERR_MISMATCH;
+    return status != SYMH_OK ? status : symh_coll_agree_report(&v, mine->status, &report);
 }
 
 /* The allocator's three changes, each followed by the map's (the caller holds the lock). */

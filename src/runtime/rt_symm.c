@@ -66,41 +66,35 @@ static int symh_rt_symm_up(void)
     return symh_reg_registry != NULL && symh_tl_symm.head != NULL;
 }
 
+static void symh_rt_symm_format_result(const symh_coll_verdict_t *v, char *buf, size_t len)
+{
+    snprintf(buf, len,
+             "the PEs disagree on the symmetric slot (%#" PRIx64 " on PE 0, %#" PRIx64
+             " on PE %d): "
+             "symmetric registrations were not made collectively",
+             v->value0, v->value, v->pe);
+}
+
 /* Agrees on the call: SYMH_OK, or the status every PE reports, which is the code of the lowest
  * failing PE (so that every PE learns why), SYMH_ERR_MISMATCH when the PEs called with different
  * arguments. Exactly one PE logs the reason. */
 static int symh_rt_symm_agree(symh_rt_symm_call_t *call, int nargs)
 {
+    static const char *const arg_names[] = { "length" };
     symh_coll_agree_t *mine = &call->payload;
-    int me = symh_coll_my_pe();
     symh_coll_verdict_t v;
     int status = symh_coll_agree(mine, nargs, &v);
+    const symh_coll_report_t report = {
+        .func = call->name,
+        .arg_names = arg_names,
+        .arg_rule = "the length must be equal on every PE",
+        .format_result = symh_rt_symm_format_result,
+        .reason = call->reason,
+        .reason_level = SYMH_LOG_ERROR,
+        .failure_shared = 1,
+    };
 
-    if (status != SYMH_OK)
-        return status;
-    switch (v.kind) {
-    case SYMH_COLL_AGREED:
-        return SYMH_OK;
-    case SYMH_COLL_OP_DIFFERS: /* logged by the judge, naming every PE's call */
-        return SYMH_ERR_MISMATCH;
-    case SYMH_COLL_ARG_DIFFERS:
-        if (me == 0)
-            symh_error("%s: length %" PRIu64 " on PE 0 but %" PRIu64 " on PE %d: the length must "
-                       "be equal on every PE",
-                       call->name, v.value0, v.value, v.pe);
-        return SYMH_ERR_MISMATCH;
-    case SYMH_COLL_FAILED:
-        if (me == v.pe)
-            symh_error("%s", call->reason);
-        return v.status;
-    case SYMH_COLL_RESULT_DIFFERS:
-        if (me == 0)
-            symh_error("%s: the PEs disagree on the symmetric slot (%#" PRIx64 " on PE 0, %#" PRIx64
-                       " on PE %d): symmetric registrations were not made collectively",
-                       call->name, v.value0, v.value, v.pe);
-        return SYMH_ERR_MISMATCH;
-    }
-    return SYMH_ERR_MISMATCH;
+    return status != SYMH_OK ? status : symh_coll_agree_report(&v, mine->status, &report);
 }
 
 /* First fit in the symmetric area for `span` bytes: the same answer on every PE, since every
