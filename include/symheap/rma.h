@@ -21,7 +21,9 @@ SYMH_BEGIN_C_DECLS
 #define SYMH_CMP_LT 4
 #define SYMH_CMP_LE 5
 
-/* The OpenSHMEM 1.5 type tables as X-macros: X(TYPENAME, TYPE) once per type. */
+/* The OpenSHMEM 1.5 type tables as X-macros: X(TYPENAME, TYPE) once per type. The _A forms
+ * pass one more argument through, X(TYPENAME, TYPE, A), for tables that nest them. */
+#define SYMH_TYPE_(NAME, TYPE, X) X(NAME, TYPE)
 #define SYMH_RMA_TYPES(X)            \
     X(float, float)                  \
     X(double, double)                \
@@ -48,35 +50,33 @@ SYMH_BEGIN_C_DECLS
     X(size, size_t)                  \
     X(ptrdiff, ptrdiff_t)
 
-/* Standard AMO types: every atomic operation except the bitwise ones. */
-#define SYMH_AMO_STANDARD_TYPES(X)   \
-    X(int, int)                      \
-    X(long, long)                    \
-    X(longlong, long long)           \
-    X(uint, unsigned int)            \
-    X(ulong, unsigned long)          \
-    X(ulonglong, unsigned long long) \
-    X(int32, int32_t)                \
-    X(int64, int64_t)                \
-    X(uint32, uint32_t)              \
-    X(uint64, uint64_t)              \
-    X(size, size_t)                  \
-    X(ptrdiff, ptrdiff_t)
+/* Bitwise AMO types: fetch_and/or/xor and and/or/xor. */
+#define SYMH_AMO_BITWISE_TYPES_A(X, A)  \
+    X(uint, unsigned int, A)            \
+    X(ulong, unsigned long, A)          \
+    X(ulonglong, unsigned long long, A) \
+    X(int32, int32_t, A)                \
+    X(int64, int64_t, A)                \
+    X(uint32, uint32_t, A)              \
+    X(uint64, uint64_t, A)
+#define SYMH_AMO_BITWISE_TYPES(X) SYMH_AMO_BITWISE_TYPES_A(SYMH_TYPE_, X)
+
+/* Standard AMO types: every atomic operation except the bitwise ones (the bitwise types and
+ * these). */
+#define SYMH_AMO_STANDARD_TYPES_A(X, A) \
+    X(int, int, A)                      \
+    X(long, long, A)                    \
+    X(longlong, long long, A)           \
+    SYMH_AMO_BITWISE_TYPES_A(X, A)      \
+    X(size, size_t, A)                  \
+    X(ptrdiff, ptrdiff_t, A)
+#define SYMH_AMO_STANDARD_TYPES(X) SYMH_AMO_STANDARD_TYPES_A(SYMH_TYPE_, X)
 
 /* Extended AMO types beyond the standard ones: fetch, set and swap only. */
-#define SYMH_AMO_EXTENDED_TYPES(X) \
-    X(float, float)                \
-    X(double, double)
-
-/* Bitwise AMO types: fetch_and/or/xor and and/or/xor. */
-#define SYMH_AMO_BITWISE_TYPES(X)    \
-    X(uint, unsigned int)            \
-    X(ulong, unsigned long)          \
-    X(ulonglong, unsigned long long) \
-    X(int32, int32_t)                \
-    X(int64, int64_t)                \
-    X(uint32, uint32_t)              \
-    X(uint64, uint64_t)
+#define SYMH_AMO_EXTENDED_TYPES_A(X, A) \
+    X(float, float, A)                  \
+    X(double, double, A)
+#define SYMH_AMO_EXTENDED_TYPES(X) SYMH_AMO_EXTENDED_TYPES_A(SYMH_TYPE_, X)
 
 /* Point-to-point synchronization types: wait_until and test. */
 #define SYMH_P2P_TYPES(X)            \
@@ -166,81 +166,83 @@ SYMH_RMA_SIZES(SYMH_RMA_SIZED_DECLARE_FORMS)
 SYMH_API void symh_fence(void);
 SYMH_API void symh_quiet(void);
 
-/* ---- atomics ------------------------------------------------------------------------------ */
-#define SYMH_AMO_DECLARE_FETCH_SET_SWAP(P, CP, NAME, TYPE)                                  \
-    SYMH_API TYPE P##_##NAME##_atomic_fetch(SYMH_UNPAREN_ CP const TYPE *source, int pe);   \
-    SYMH_API void P##_##NAME##_atomic_set(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe); \
-    SYMH_API TYPE P##_##NAME##_atomic_swap(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe);
-#define SYMH_AMO_DECLARE_STANDARD(P, CP, NAME, TYPE)                                              \
-    SYMH_AMO_DECLARE_FETCH_SET_SWAP(P, CP, NAME, TYPE)                                            \
-    SYMH_API TYPE P##_##NAME##_atomic_compare_swap(SYMH_UNPAREN_ CP TYPE *dest, TYPE cond,        \
-                                                   TYPE value, int pe);                           \
-    SYMH_API TYPE P##_##NAME##_atomic_fetch_inc(SYMH_UNPAREN_ CP TYPE *dest, int pe);             \
-    SYMH_API void P##_##NAME##_atomic_inc(SYMH_UNPAREN_ CP TYPE *dest, int pe);                   \
-    SYMH_API TYPE P##_##NAME##_atomic_fetch_add(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe); \
-    SYMH_API void P##_##NAME##_atomic_add(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe);
-#define SYMH_AMO_DECLARE_BITWISE(P, CP, NAME, TYPE)                                               \
-    SYMH_API TYPE P##_##NAME##_atomic_fetch_and(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe); \
-    SYMH_API TYPE P##_##NAME##_atomic_fetch_or(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe);  \
-    SYMH_API TYPE P##_##NAME##_atomic_fetch_xor(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe); \
-    SYMH_API void P##_##NAME##_atomic_and(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe);       \
-    SYMH_API void P##_##NAME##_atomic_or(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe);        \
-    SYMH_API void P##_##NAME##_atomic_xor(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe);
-/* A failed atomic returns 0 (and sets symh_last_error()). */
-#define SYMH_AMO_DECLARE_STANDARD_FORMS(NAME, TYPE) \
-    SYMH_CTX_FORMS_(SYMH_AMO_DECLARE_STANDARD, NAME, TYPE)
-#define SYMH_AMO_DECLARE_EXTENDED_FORMS(NAME, TYPE) \
-    SYMH_CTX_FORMS_(SYMH_AMO_DECLARE_FETCH_SET_SWAP, NAME, TYPE)
-#define SYMH_AMO_DECLARE_BITWISE_FORMS(NAME, TYPE) \
-    SYMH_CTX_FORMS_(SYMH_AMO_DECLARE_BITWISE, NAME, TYPE)
-SYMH_AMO_STANDARD_TYPES(SYMH_AMO_DECLARE_STANDARD_FORMS)
-SYMH_AMO_EXTENDED_TYPES(SYMH_AMO_DECLARE_EXTENDED_FORMS)
-SYMH_AMO_BITWISE_TYPES(SYMH_AMO_DECLARE_BITWISE_FORMS)
-#undef SYMH_AMO_DECLARE_STANDARD_FORMS
-#undef SYMH_AMO_DECLARE_EXTENDED_FORMS
-#undef SYMH_AMO_DECLARE_BITWISE_FORMS
-#undef SYMH_AMO_DECLARE_FETCH_SET_SWAP
-#undef SYMH_AMO_DECLARE_STANDARD
-#undef SYMH_AMO_DECLARE_BITWISE
+/* ---- atomics ------------------------------------------------------------------------------
+ * One table per family, the one source of every atomic routine: ROUTINES(X, P, CP, CA, NAME, TYPE)
+ * is X(P, CP, CA, NAME, TYPE, KIND, OP, R, S, PARAMS, ARGS) once per routine of the family over
+ * element type TYPE (TYPENAME NAME): the routine P_NAME_S returns R and takes CP (the context
+ * parameter, or nothing) then PARAMS; CA and ARGS name them as arguments; KIND and OP say what it
+ * does (the library's definitions, src/transport/tl_amo.c). symheap's declarations below, the
+ * library's definitions and <shmem.h>'s OpenSHMEM names (shmem_, pshmem_, C++ overloads) are all
+ * expanded from these tables. A failed atomic returns 0 (and sets symh_last_error()).
+ * The non-blocking fetching atomics (_nbi): the old value lands in the local `fetch` (any memory)
+ * by the next symh_quiet. symheap completes them in the call, so `fetch` holds it on return
+ * already (docs/rma.md "Non-blocking atomics"); a failed one writes nothing to `fetch`. */
+#define SYMH_AMO_FETCH_SET_SWAP_ROUTINES(X, P, CP, CA, NAME, TYPE)                              \
+    X(P, CP, CA, NAME, TYPE, FETCH, fetch, TYPE, _atomic_fetch, (const TYPE *source, int pe),   \
+      (source, pe))                                                                             \
+    X(P, CP, CA, NAME, TYPE, SET, set, void, _atomic_set, (TYPE * dest, TYPE value, int pe),    \
+      (dest, value, pe))                                                                        \
+    X(P, CP, CA, NAME, TYPE, SWAP, swap, TYPE, _atomic_swap, (TYPE * dest, TYPE value, int pe), \
+      (dest, value, pe))                                                                        \
+    X(P, CP, CA, NAME, TYPE, FETCH_NBI, fetch, void, _atomic_fetch_nbi,                         \
+      (TYPE * fetch, const TYPE *source, int pe), (fetch, source, pe))                          \
+    X(P, CP, CA, NAME, TYPE, SWAP_NBI, swap, void, _atomic_swap_nbi,                            \
+      (TYPE * fetch, TYPE * dest, TYPE value, int pe), (fetch, dest, value, pe))
+#define SYMH_AMO_STANDARD_ROUTINES(X, P, CP, CA, NAME, TYPE)                                      \
+    SYMH_AMO_FETCH_SET_SWAP_ROUTINES(X, P, CP, CA, NAME, TYPE)                                    \
+    X(P, CP, CA, NAME, TYPE, CSWAP, cswap, TYPE, _atomic_compare_swap,                            \
+      (TYPE * dest, TYPE cond, TYPE value, int pe), (dest, cond, value, pe))                      \
+    X(P, CP, CA, NAME, TYPE, FINC, add, TYPE, _atomic_fetch_inc, (TYPE * dest, int pe),           \
+      (dest, pe))                                                                                 \
+    X(P, CP, CA, NAME, TYPE, INC, add, void, _atomic_inc, (TYPE * dest, int pe), (dest, pe))      \
+    X(P, CP, CA, NAME, TYPE, FETCH_RMW, add, TYPE, _atomic_fetch_add,                             \
+      (TYPE * dest, TYPE value, int pe), (dest, value, pe))                                       \
+    X(P, CP, CA, NAME, TYPE, RMW, add, void, _atomic_add, (TYPE * dest, TYPE value, int pe),      \
+      (dest, value, pe))                                                                          \
+    X(P, CP, CA, NAME, TYPE, CSWAP_NBI, cswap, void, _atomic_compare_swap_nbi,                    \
+      (TYPE * fetch, TYPE * dest, TYPE cond, TYPE value, int pe), (fetch, dest, cond, value, pe)) \
+    X(P, CP, CA, NAME, TYPE, FINC_NBI, add, void, _atomic_fetch_inc_nbi,                          \
+      (TYPE * fetch, TYPE * dest, int pe), (fetch, dest, pe))                                     \
+    X(P, CP, CA, NAME, TYPE, FETCH_RMW_NBI, add, void, _atomic_fetch_add_nbi,                     \
+      (TYPE * fetch, TYPE * dest, TYPE value, int pe), (fetch, dest, value, pe))
+#define SYMH_AMO_BITWISE_ROUTINE_(X, P, CP, CA, NAME, TYPE, OP)                              \
+    X(P, CP, CA, NAME, TYPE, FETCH_RMW, OP, TYPE, _atomic_fetch_##OP,                        \
+      (TYPE * dest, TYPE value, int pe), (dest, value, pe))                                  \
+    X(P, CP, CA, NAME, TYPE, RMW, OP, void, _atomic_##OP, (TYPE * dest, TYPE value, int pe), \
+      (dest, value, pe))                                                                     \
+    X(P, CP, CA, NAME, TYPE, FETCH_RMW_NBI, OP, void, _atomic_fetch_##OP##_nbi,              \
+      (TYPE * fetch, TYPE * dest, TYPE value, int pe), (fetch, dest, value, pe))
+#define SYMH_AMO_BITWISE_ROUTINES(X, P, CP, CA, NAME, TYPE)  \
+    SYMH_AMO_BITWISE_ROUTINE_(X, P, CP, CA, NAME, TYPE, and) \
+    SYMH_AMO_BITWISE_ROUTINE_(X, P, CP, CA, NAME, TYPE, or)  \
+    SYMH_AMO_BITWISE_ROUTINE_(X, P, CP, CA, NAME, TYPE, xor)
 
-/* The non-blocking fetching atomics: the old value lands in the local `fetch` (any memory) by
- * the next symh_quiet. symheap completes them in the call, so `fetch` holds it on return already
- * (docs/rma.md "Non-blocking atomics"); a failed one writes nothing to `fetch`. */
-#define SYMH_AMO_DECLARE_FETCH_SWAP_NBI(P, CP, NAME, TYPE)                                        \
-    SYMH_API void P##_##NAME##_atomic_fetch_nbi(SYMH_UNPAREN_ CP TYPE *fetch, const TYPE *source, \
-                                                int pe);                                          \
-    SYMH_API void P##_##NAME##_atomic_swap_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest,          \
-                                               TYPE value, int pe);
-#define SYMH_AMO_DECLARE_STANDARD_NBI(P, CP, NAME, TYPE)                                         \
-    SYMH_AMO_DECLARE_FETCH_SWAP_NBI(P, CP, NAME, TYPE)                                           \
-    SYMH_API void P##_##NAME##_atomic_compare_swap_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest, \
-                                                       TYPE cond, TYPE value, int pe);           \
-    SYMH_API void P##_##NAME##_atomic_fetch_inc_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest,    \
-                                                    int pe);                                     \
-    SYMH_API void P##_##NAME##_atomic_fetch_add_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest,    \
-                                                    TYPE value, int pe);
-#define SYMH_AMO_DECLARE_BITWISE_NBI(P, CP, NAME, TYPE)                                       \
-    SYMH_API void P##_##NAME##_atomic_fetch_and_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest, \
-                                                    TYPE value, int pe);                      \
-    SYMH_API void P##_##NAME##_atomic_fetch_or_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest,  \
-                                                   TYPE value, int pe);                       \
-    SYMH_API void P##_##NAME##_atomic_fetch_xor_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest, \
-                                                    TYPE value, int pe);
-#define SYMH_AMO_DECLARE_STANDARD_NBI_FORMS(NAME, TYPE) \
-    SYMH_CTX_FORMS_(SYMH_AMO_DECLARE_STANDARD_NBI, NAME, TYPE)
-#define SYMH_AMO_DECLARE_EXTENDED_NBI_FORMS(NAME, TYPE) \
-    SYMH_CTX_FORMS_(SYMH_AMO_DECLARE_FETCH_SWAP_NBI, NAME, TYPE)
-#define SYMH_AMO_DECLARE_BITWISE_NBI_FORMS(NAME, TYPE) \
-    SYMH_CTX_FORMS_(SYMH_AMO_DECLARE_BITWISE_NBI, NAME, TYPE)
-SYMH_AMO_STANDARD_TYPES(SYMH_AMO_DECLARE_STANDARD_NBI_FORMS)
-SYMH_AMO_EXTENDED_TYPES(SYMH_AMO_DECLARE_EXTENDED_NBI_FORMS)
-SYMH_AMO_BITWISE_TYPES(SYMH_AMO_DECLARE_BITWISE_NBI_FORMS)
-#undef SYMH_AMO_DECLARE_STANDARD_NBI_FORMS
-#undef SYMH_AMO_DECLARE_EXTENDED_NBI_FORMS
-#undef SYMH_AMO_DECLARE_BITWISE_NBI_FORMS
-#undef SYMH_AMO_DECLARE_FETCH_SWAP_NBI
-#undef SYMH_AMO_DECLARE_STANDARD_NBI
-#undef SYMH_AMO_DECLARE_BITWISE_NBI
+/* The families: each table with its types, in both forms, prefix PFX (symh: symh_TYPENAME_S and
+ * symh_ctx_TYPENAME_S, the context of type CTX_T first). SYMH_AMO_FOR_EACH(X, PFX, CTX_T) is X
+ * (as in the tables) once per atomic routine of OpenSHMEM 1.5. */
+#define SYMH_AMO_FOR_EACH(X, PFX, CTX_T)                                                          \
+    SYMH_AMO_STANDARD_TYPES_A(SYMH_AMO_FORMS_, (X, PFX, CTX_T, SYMH_AMO_STANDARD_ROUTINES))       \
+    SYMH_AMO_EXTENDED_TYPES_A(SYMH_AMO_FORMS_, (X, PFX, CTX_T, SYMH_AMO_FETCH_SET_SWAP_ROUTINES)) \
+    SYMH_AMO_BITWISE_TYPES_A(SYMH_AMO_FORMS_, (X, PFX, CTX_T, SYMH_AMO_BITWISE_ROUTINES))
+#define SYMH_AMO_FORMS_(NAME, TYPE, A) SYMH_AMO_FORMS_I_(NAME, TYPE, SYMH_UNPAREN_ A)
+#define SYMH_AMO_FORMS_I_(...)         SYMH_AMO_FORMS_II_(__VA_ARGS__)
+#define SYMH_AMO_FORMS_II_(NAME, TYPE, X, PFX, CTX_T, ROUTINES) \
+    ROUTINES(X, PFX, (), (), NAME, TYPE)                        \
+    ROUTINES(X, PFX##_ctx, (CTX_T ctx, ), (ctx, ), NAME, TYPE)
+
+/* The declaration of one routine of a table. */
+#define SYMH_ROUTINE_DECLARE_(P, CP, CA, NAME, TYPE, KIND, OP, R, S, PARAMS, ARGS) \
+    SYMH_API R P##_##NAME##S(SYMH_UNPAREN_ CP SYMH_UNPAREN_ PARAMS);
+SYMH_AMO_FOR_EACH(SYMH_ROUTINE_DECLARE_, symh, symh_ctx_t)
+
+/* For the library's definitions of the tables' routines (src/transport/tl_amo.c,
+ * src/collectives/coll_ops.c): OpenSHMEM's names of symh_N (N given without the prefix), weak
+ * shmem_N over strong pshmem_N (OpenSHMEM 1.5's profiling interface), as aliases of the same
+ * code, so an OpenSHMEM call costs what the symh_ one does. <shmem.h> declares them. */
+#define SYMH_SHMEM_ALIASES_symh(N)                                                      \
+    extern SYMH_API __typeof__(symh_##N) pshmem_##N __attribute__((alias("symh_" #N))); \
+    extern SYMH_API __typeof__(symh_##N) shmem_##N __attribute__((weak, alias("symh_" #N)));
+#define SYMH_SHMEM_ALIASES_symh_ctx(N) SYMH_SHMEM_ALIASES_symh(ctx_##N)
 
 /* ---- point-to-point synchronization ---------------------------------------------------------
  * `ivar` is a symmetric address on this PE. wait_until spins briefly, then yields the core.

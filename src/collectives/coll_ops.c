@@ -1080,6 +1080,7 @@ int symh_alltoallsmem(symh_team_t team, void *dest, const void *source, ptrdiff_
     return symh_coll_alltoalls(&d, team, dest, source, dst, sst, nelems);
 }
 
+/* Each typed collective with its OpenSHMEM names (SYMH_SHMEM_ALIASES_symh, <symheap/rma.h>). */
 #define SYMH_COLL_DEFINE(NAME, TYPE)                                                             \
     int symh_##NAME##_broadcast(symh_team_t team, TYPE *dest, const TYPE *source, size_t nelems, \
                                 int PE_root)                                                     \
@@ -1107,19 +1108,15 @@ int symh_alltoallsmem(symh_team_t team, void *dest, const void *source, ptrdiff_
     {                                                                                            \
         SYMH_COLL_DESC(d, SYMH_COLL_K_ALLTOALLS, SYMH_COLL_T_##NAME, 0, sizeof(TYPE), NULL);     \
         return symh_coll_alltoalls(&d, team, dest, source, dst, sst, nelems);                    \
-    }
+    }                                                                                            \
+    SYMH_SHMEM_ALIASES_symh(NAME##_broadcast) SYMH_SHMEM_ALIASES_symh(NAME##_collect)            \
+        SYMH_SHMEM_ALIASES_symh(NAME##_fcollect) SYMH_SHMEM_ALIASES_symh(NAME##_alltoall)        \
+            SYMH_SHMEM_ALIASES_symh(NAME##_alltoalls)
 SYMH_RMA_TYPES(SYMH_COLL_DEFINE)
 #undef SYMH_COLL_DEFINE
 
-/* The combining functions, one per (type, operation): acc[i] = acc[i] OP in[i]. */
-#define SYMH_COLL_OP_and(a, b)  ((a) & (b))
-#define SYMH_COLL_OP_or(a, b)   ((a) | (b))
-#define SYMH_COLL_OP_xor(a, b)  ((a) ^ (b))
-#define SYMH_COLL_OP_max(a, b)  ((a) > (b) ? (a) : (b))
-#define SYMH_COLL_OP_min(a, b)  ((a) < (b) ? (a) : (b))
-#define SYMH_COLL_OP_sum(a, b)  ((a) + (b))
-#define SYMH_COLL_OP_prod(a, b) ((a) * (b))
-
+/* The combining functions, one per (type, operation): acc[i] = acc[i] OP in[i]. Each reduction
+ * also gets its OpenSHMEM names (SYMH_SHMEM_ALIASES_symh, <symheap/rma.h>). */
 #define SYMH_COLL_REDUCE_OP(NAME, TYPE, OP)                                                       \
     static void symh_coll_combine_##NAME##_##OP(void *acc, const void *in, size_t n)              \
     {                                                                                             \
@@ -1128,7 +1125,7 @@ SYMH_RMA_TYPES(SYMH_COLL_DEFINE)
         size_t i;                                                                                 \
                                                                                                   \
         for (i = 0; i < n; ++i)                                                                   \
-            a[i] = (TYPE)SYMH_COLL_OP_##OP(a[i], b[i]);                                           \
+            a[i] = (TYPE)SYMH_REDUCE_OP_##OP(a[i], b[i]);                                         \
     }                                                                                             \
     int symh_##NAME##_##OP##_reduce(symh_team_t team, TYPE *dest, const TYPE *source,             \
                                     size_t nreduce)                                               \
@@ -1136,19 +1133,6 @@ SYMH_RMA_TYPES(SYMH_COLL_DEFINE)
         SYMH_COLL_DESC(d, SYMH_COLL_K_REDUCE, SYMH_COLL_T_##NAME, SYMH_COLL_R_##OP, sizeof(TYPE), \
                        symh_coll_combine_##NAME##_##OP);                                          \
         return symh_coll_reduce(&d, team, dest, source, nreduce);                                 \
-    }
-#define SYMH_COLL_REDUCE_BITWISE(NAME, TYPE) \
-    SYMH_COLL_REDUCE_OP(NAME, TYPE, and)     \
-    SYMH_COLL_REDUCE_OP(NAME, TYPE, or)      \
-    SYMH_COLL_REDUCE_OP(NAME, TYPE, xor)
-#define SYMH_COLL_REDUCE_MINMAX(NAME, TYPE) \
-    SYMH_COLL_REDUCE_OP(NAME, TYPE, max)    \
-    SYMH_COLL_REDUCE_OP(NAME, TYPE, min)    \
-    SYMH_COLL_REDUCE_OP(NAME, TYPE, sum)    \
-    SYMH_COLL_REDUCE_OP(NAME, TYPE, prod)
-#define SYMH_COLL_REDUCE_ARITH(NAME, TYPE) \
-    SYMH_COLL_REDUCE_OP(NAME, TYPE, sum)   \
-    SYMH_COLL_REDUCE_OP(NAME, TYPE, prod)
-SYMH_REDUCE_BITWISE_TYPES(SYMH_COLL_REDUCE_BITWISE)
-SYMH_REDUCE_MINMAX_TYPES(SYMH_COLL_REDUCE_MINMAX)
-SYMH_REDUCE_COMPLEX_TYPES(SYMH_COLL_REDUCE_ARITH)
+    }                                                                                             \
+    SYMH_SHMEM_ALIASES_symh(NAME##_##OP##_reduce)
+SYMH_REDUCE_FOR_EACH(SYMH_COLL_REDUCE_OP)
