@@ -304,53 +304,19 @@ SYMH_SHMEM_ROUTINES(SYMH_SHMEM_ROUTINE_)
     DEF(E, shmem, symh, (), (), NAME, TYPE)   \
     DEF(E, shmem_ctx, symh_ctx, (shmem_ctx_t ctx, ), (ctx, ), NAME, TYPE)
 
-/* ---- RMA ------------------------------------------------------------------------------------- */
-#define SYMH_SHMEM_RMA_ONE_(E, P, SP, CP, CA, NAME, TYPE, S)                                     \
-    E(void, , P, NAME, S,                                                                        \
-      (SYMH_UNPAREN_ CP TYPE * dest, const TYPE *source, size_t nelems, int pe), SP##_##NAME##S, \
-      (SYMH_UNPAREN_ CA dest, source, nelems, pe))
-#define SYMH_SHMEM_RMA_STRIDED_ONE_(E, P, SP, CP, CA, NAME, TYPE, S)                   \
-    E(void, , P, NAME, S,                                                              \
-      (SYMH_UNPAREN_ CP TYPE * dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, \
-       size_t nelems, int pe),                                                         \
-      SP##_##NAME##S, (SYMH_UNPAREN_ CA dest, source, dst, sst, nelems, pe))
-#define SYMH_SHMEM_RMA_DEF_(E, P, SP, CP, CA, NAME, TYPE)                                        \
-    SYMH_SHMEM_RMA_ONE_(E, P, SP, CP, CA, NAME, TYPE, _put)                                      \
-    SYMH_SHMEM_RMA_ONE_(E, P, SP, CP, CA, NAME, TYPE, _get)                                      \
-    SYMH_SHMEM_RMA_ONE_(E, P, SP, CP, CA, NAME, TYPE, _put_nbi)                                  \
-    SYMH_SHMEM_RMA_ONE_(E, P, SP, CP, CA, NAME, TYPE, _get_nbi)                                  \
-    SYMH_SHMEM_RMA_STRIDED_ONE_(E, P, SP, CP, CA, NAME, TYPE, _iput)                             \
-    SYMH_SHMEM_RMA_STRIDED_ONE_(E, P, SP, CP, CA, NAME, TYPE, _iget)                             \
-    E(void, , P, NAME, _p, (SYMH_UNPAREN_ CP TYPE * dest, TYPE value, int pe), SP##_##NAME##_p,  \
-      (SYMH_UNPAREN_ CA dest, value, pe))                                                        \
-    E(TYPE, return, P, NAME, _g, (SYMH_UNPAREN_ CP const TYPE *source, int pe), SP##_##NAME##_g, \
-      (SYMH_UNPAREN_ CA source, pe))
-#define SYMH_SHMEM_RMA_T_(NAME, TYPE) \
-    SYMH_SHMEM_FORMS_(SYMH_SHMEM_RMA_DEF_, SYMH_SHMEM_T_, NAME, TYPE)
-SYMH_RMA_TYPES(SYMH_SHMEM_RMA_T_)
-#undef SYMH_SHMEM_RMA_T_
-
-/* putmem/getmem and the sized forms putSIZE/getSIZE/iputSIZE/igetSIZE (no C11 generic): NAME is
- * the routine's name, the suffix what follows it. */
-#define SYMH_SHMEM_MEM_DEF_(E, P, SP, CP, CA, UNUSED, TYPE)   \
-    SYMH_SHMEM_RMA_ONE_(E, P, SP, CP, CA, putmem, void, )     \
-    SYMH_SHMEM_RMA_ONE_(E, P, SP, CP, CA, getmem, void, )     \
-    SYMH_SHMEM_RMA_ONE_(E, P, SP, CP, CA, putmem, void, _nbi) \
-    SYMH_SHMEM_RMA_ONE_(E, P, SP, CP, CA, getmem, void, _nbi)
-SYMH_SHMEM_FORMS_(SYMH_SHMEM_MEM_DEF_, SYMH_SHMEM_T_, mem, void)
-#undef SYMH_SHMEM_MEM_DEF_
-#define SYMH_SHMEM_SIZED_DEF_(E, P, SP, CP, CA, BITS, UNUSED)         \
-    SYMH_SHMEM_RMA_ONE_(E, P, SP, CP, CA, put##BITS, void, )          \
-    SYMH_SHMEM_RMA_ONE_(E, P, SP, CP, CA, get##BITS, void, )          \
-    SYMH_SHMEM_RMA_ONE_(E, P, SP, CP, CA, put##BITS, void, _nbi)      \
-    SYMH_SHMEM_RMA_ONE_(E, P, SP, CP, CA, get##BITS, void, _nbi)      \
-    SYMH_SHMEM_RMA_STRIDED_ONE_(E, P, SP, CP, CA, iput##BITS, void, ) \
-    SYMH_SHMEM_RMA_STRIDED_ONE_(E, P, SP, CP, CA, iget##BITS, void, )
-#define SYMH_SHMEM_SIZED_T_(BITS) \
-    SYMH_SHMEM_FORMS_(SYMH_SHMEM_SIZED_DEF_, SYMH_SHMEM_T_, BITS, void)
-SYMH_RMA_SIZES(SYMH_SHMEM_SIZED_T_)
-#undef SYMH_SHMEM_SIZED_T_
-#undef SYMH_SHMEM_SIZED_DEF_
+/* ---- the routine tables of <symheap/rma.h>: RMA, point-to-point, atomics ---------------------
+ * Each row X(P, CP, CA, NAME, TYPE, KIND, OP, R, S, PARAMS, ARGS) over prefix shmem: routine
+ * P_NAME_S over its symh_ twin (SYMH_SHMEM_SYMH_P(NAME S)), `return` when KIND is VALUE. */
+#define SYMH_SHMEM_SYMH_shmem(N)     symh_##N
+#define SYMH_SHMEM_SYMH_shmem_ctx(N) symh_ctx_##N
+#define SYMH_SHMEM_RET_VOID
+#define SYMH_SHMEM_RET_VALUE return
+#define SYMH_SHMEM_TABLE_(P, CP, CA, NAME, TYPE, KIND, OP, R, S, PARAMS, ARGS)                 \
+    SYMH_SHMEM_ROUTINE_(R, SYMH_SHMEM_RET_##KIND, P##_##NAME##S,                               \
+                        (SYMH_UNPAREN_ CP SYMH_UNPAREN_ PARAMS), SYMH_SHMEM_SYMH_##P(NAME##S), \
+                        (SYMH_UNPAREN_ CA SYMH_UNPAREN_ ARGS))
+SYMH_RMA_FOR_EACH(SYMH_SHMEM_TABLE_, shmem, shmem_ctx_t)
+SYMH_P2P_FOR_EACH(SYMH_SHMEM_TABLE_, shmem)
 
 /* ---- signaling operations -------------------------------------------------------------------- */
 #define SYMH_SHMEM_SIGNAL_ONE_(E, P, SP, CP, CA, NAME, TYPE, S)                             \
@@ -379,8 +345,7 @@ SYMH_RMA_SIZES(SYMH_SHMEM_SIGNAL_SIZED_T_)
 #undef SYMH_SHMEM_SIGNAL_SIZED_T_
 #undef SYMH_SHMEM_SIGNAL_SIZED_DEF_
 
-/* ---- atomic memory operations: the tables of <symheap/rma.h> ----------------------------------
- */
+/* The atomics: aliases of their symh_ code (src/transport/tl_amo.c). */
 #define SYMH_SHMEM_AMO_(P, CP, CA, NAME, TYPE, KIND, OP, R, S, PARAMS, ARGS) \
     SYMH_SHMEM_ALIASED_(R, , P##_##NAME##S, (SYMH_UNPAREN_ CP SYMH_UNPAREN_ PARAMS), , )
 SYMH_AMO_FOR_EACH(SYMH_SHMEM_AMO_, shmem, shmem_ctx_t)
@@ -416,65 +381,6 @@ SYMH_RMA_TYPES(SYMH_SHMEM_COLL_T_)
     SYMH_SHMEM_REDUCE_(SYMH_SHMEM_ALIASED_T_, NAME, TYPE, OP)
 SYMH_REDUCE_FOR_EACH(SYMH_SHMEM_REDUCE_T_)
 #undef SYMH_SHMEM_REDUCE_T_
-
-/* ---- point-to-point synchronization ---------------------------------------------------------- */
-#define SYMH_SHMEM_P2P_ONE_(E, NAME, R, S, PARAMS, ARGS) \
-    E(R, return, shmem, NAME, S, PARAMS, symh_##NAME##S, ARGS)
-#define SYMH_SHMEM_P2P_VOID_(E, NAME, S, PARAMS, ARGS) \
-    E(void, , shmem, NAME, S, PARAMS, symh_##NAME##S, ARGS)
-#define SYMH_SHMEM_P2P_DEF_(E, NAME, TYPE)                                                         \
-    SYMH_SHMEM_P2P_VOID_(E, NAME, _wait_until, (TYPE * ivar, int cmp, TYPE cmp_value),             \
-                         (ivar, cmp, cmp_value))                                                   \
-    SYMH_SHMEM_P2P_ONE_(E, NAME, int, _test, (TYPE * ivar, int cmp, TYPE cmp_value),               \
-                        (ivar, cmp, cmp_value))                                                    \
-    SYMH_SHMEM_P2P_VOID_(                                                                          \
-        E, NAME, _wait_until_all,                                                                  \
-        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value),                 \
-        (ivars, nelems, status, cmp, cmp_value))                                                   \
-    SYMH_SHMEM_P2P_ONE_(E, NAME, size_t, _wait_until_any,                                          \
-                        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value), \
-                        (ivars, nelems, status, cmp, cmp_value))                                   \
-    SYMH_SHMEM_P2P_ONE_(E, NAME, size_t, _wait_until_some,                                         \
-                        (TYPE * ivars, size_t nelems, size_t * indices, const int *status,         \
-                         int cmp, TYPE cmp_value),                                                 \
-                        (ivars, nelems, indices, status, cmp, cmp_value))                          \
-    SYMH_SHMEM_P2P_VOID_(                                                                          \
-        E, NAME, _wait_until_all_vector,                                                           \
-        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE *cmp_values),               \
-        (ivars, nelems, status, cmp, cmp_values))                                                  \
-    SYMH_SHMEM_P2P_ONE_(                                                                           \
-        E, NAME, size_t, _wait_until_any_vector,                                                   \
-        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE *cmp_values),               \
-        (ivars, nelems, status, cmp, cmp_values))                                                  \
-    SYMH_SHMEM_P2P_ONE_(E, NAME, size_t, _wait_until_some_vector,                                  \
-                        (TYPE * ivars, size_t nelems, size_t * indices, const int *status,         \
-                         int cmp, TYPE *cmp_values),                                               \
-                        (ivars, nelems, indices, status, cmp, cmp_values))                         \
-    SYMH_SHMEM_P2P_ONE_(E, NAME, int, _test_all,                                                   \
-                        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value), \
-                        (ivars, nelems, status, cmp, cmp_value))                                   \
-    SYMH_SHMEM_P2P_ONE_(E, NAME, size_t, _test_any,                                                \
-                        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value), \
-                        (ivars, nelems, status, cmp, cmp_value))                                   \
-    SYMH_SHMEM_P2P_ONE_(E, NAME, size_t, _test_some,                                               \
-                        (TYPE * ivars, size_t nelems, size_t * indices, const int *status,         \
-                         int cmp, TYPE cmp_value),                                                 \
-                        (ivars, nelems, indices, status, cmp, cmp_value))                          \
-    SYMH_SHMEM_P2P_ONE_(                                                                           \
-        E, NAME, int, _test_all_vector,                                                            \
-        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE *cmp_values),               \
-        (ivars, nelems, status, cmp, cmp_values))                                                  \
-    SYMH_SHMEM_P2P_ONE_(                                                                           \
-        E, NAME, size_t, _test_any_vector,                                                         \
-        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE *cmp_values),               \
-        (ivars, nelems, status, cmp, cmp_values))                                                  \
-    SYMH_SHMEM_P2P_ONE_(E, NAME, size_t, _test_some_vector,                                        \
-                        (TYPE * ivars, size_t nelems, size_t * indices, const int *status,         \
-                         int cmp, TYPE *cmp_values),                                               \
-                        (ivars, nelems, indices, status, cmp, cmp_values))
-#define SYMH_SHMEM_P2P_T_(NAME, TYPE) SYMH_SHMEM_P2P_DEF_(SYMH_SHMEM_T_, NAME, TYPE)
-SYMH_P2P_TYPES(SYMH_SHMEM_P2P_T_)
-#undef SYMH_SHMEM_P2P_T_
 
 /* The atomics before 1.4 names: shmem_TYPENAME_fetch/set/swap (int, long, longlong, float,
  * double) and cswap/finc/inc/fadd/add (int, long, longlong). */
@@ -631,26 +537,28 @@ SYMH_END_C_DECLS
 #define SYMH_SHMEM_CXX_CTX_(NAME, TYPE, DEF, UNUSED) \
     SYMH_SHMEM_FORMS_(DEF, SYMH_SHMEM_G_, NAME, TYPE)
 #define SYMH_SHMEM_CXX_ONE_(NAME, TYPE, DEF, UNUSED) DEF(SYMH_SHMEM_G_, NAME, TYPE)
-#define SYMH_SHMEM_CXX_AMO_(P, CP, CA, NAME, TYPE, KIND, OP, R, S, PARAMS, ARGS)    \
+#define SYMH_SHMEM_CXX_ROW_(P, CP, CA, NAME, TYPE, KIND, OP, R, S, PARAMS, ARGS)    \
     SYMH_SHMEM_G_(R, return, P, NAME, S, (SYMH_UNPAREN_ CP SYMH_UNPAREN_ PARAMS), , \
                   (SYMH_UNPAREN_ CA SYMH_UNPAREN_ ARGS))
-#define SYMH_SHMEM_CXX_AMO_FAMILY_(NAME, TYPE, ROUTINES, UNUSED) \
-    ROUTINES(SYMH_SHMEM_CXX_AMO_, shmem, (), (), NAME, TYPE)     \
-    ROUTINES(SYMH_SHMEM_CXX_AMO_, shmem_ctx, (shmem_ctx_t ctx, ), (ctx, ), NAME, TYPE)
+#define SYMH_SHMEM_CXX_FAMILY_(NAME, TYPE, ROUTINES, UNUSED) \
+    ROUTINES(SYMH_SHMEM_CXX_ROW_, shmem, (), (), NAME, TYPE) \
+    ROUTINES(SYMH_SHMEM_CXX_ROW_, shmem_ctx, (shmem_ctx_t ctx, ), (ctx, ), NAME, TYPE)
+#define SYMH_SHMEM_CXX_PLAIN_FAMILY_(NAME, TYPE, ROUTINES, UNUSED) \
+    ROUTINES(SYMH_SHMEM_CXX_ROW_, shmem, (), (), NAME, TYPE)
 #define SYMH_SHMEM_CXX_REDUCE_(NAME, TYPE, OP) SYMH_SHMEM_REDUCE_(SYMH_SHMEM_G_, NAME, TYPE, OP)
 #define SYMH_SHMEM_CXX_REDUCE_EACH_(NAME, TYPE, EACH, UNUSED) \
     EACH(NAME, TYPE, SYMH_SHMEM_CXX_REDUCE_)
 extern "C++" {
-SYMH_SHMEM_GEN_RMA_TYPES(SYMH_SHMEM_CXX_CTX_, SYMH_SHMEM_RMA_DEF_, ~)
+SYMH_SHMEM_GEN_RMA_TYPES(SYMH_SHMEM_CXX_FAMILY_, SYMH_RMA_ROUTINES, ~)
 SYMH_SHMEM_GEN_RMA_TYPES(SYMH_SHMEM_CXX_CTX_, SYMH_SHMEM_SIGNAL_DEF_, ~)
-SYMH_SHMEM_GEN_AMO_STANDARD_TYPES(SYMH_SHMEM_CXX_AMO_FAMILY_, SYMH_AMO_STANDARD_ROUTINES, ~)
-SYMH_SHMEM_GEN_AMO_FLOAT_TYPES(SYMH_SHMEM_CXX_AMO_FAMILY_, SYMH_AMO_FETCH_SET_SWAP_ROUTINES, ~)
-SYMH_SHMEM_GEN_AMO_BITWISE_TYPES(SYMH_SHMEM_CXX_AMO_FAMILY_, SYMH_AMO_BITWISE_ROUTINES, ~)
+SYMH_SHMEM_GEN_AMO_STANDARD_TYPES(SYMH_SHMEM_CXX_FAMILY_, SYMH_AMO_STANDARD_ROUTINES, ~)
+SYMH_SHMEM_GEN_AMO_FLOAT_TYPES(SYMH_SHMEM_CXX_FAMILY_, SYMH_AMO_FETCH_SET_SWAP_ROUTINES, ~)
+SYMH_SHMEM_GEN_AMO_BITWISE_TYPES(SYMH_SHMEM_CXX_FAMILY_, SYMH_AMO_BITWISE_ROUTINES, ~)
 SYMH_SHMEM_GEN_RMA_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_COLL_DEF_, ~)
 SYMH_SHMEM_GEN_REDUCE_BITWISE_TYPES(SYMH_SHMEM_CXX_REDUCE_EACH_, SYMH_REDUCE_EACH_BITWISE_, ~)
 SYMH_SHMEM_GEN_REDUCE_MINMAX_TYPES(SYMH_SHMEM_CXX_REDUCE_EACH_, SYMH_REDUCE_EACH_MINMAX_, ~)
 SYMH_SHMEM_GEN_REDUCE_COMPLEX_TYPES(SYMH_SHMEM_CXX_REDUCE_EACH_, SYMH_REDUCE_EACH_ARITH_, ~)
-SYMH_SHMEM_GEN_P2P_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_P2P_DEF_, ~)
+SYMH_SHMEM_GEN_P2P_TYPES(SYMH_SHMEM_CXX_PLAIN_FAMILY_, SYMH_P2P_ROUTINES, ~)
 SYMH_SHMEM_GEN_OLD_AMO_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_OLD_AMO_DEF_, ~)
 SYMH_SHMEM_GEN_OLD_AMO_EXTENDED_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_OLD_AMO_EXTENDED_DEF_, ~)
 #define SYMH_SHMEM_CXX_OLD_WAIT_(NAME, TYPE)                  \
@@ -672,8 +580,9 @@ static inline void shmem_sync(int PE_start, int logPE_stride, int PE_size, long 
 }
 #undef SYMH_SHMEM_CXX_CTX_
 #undef SYMH_SHMEM_CXX_ONE_
-#undef SYMH_SHMEM_CXX_AMO_
-#undef SYMH_SHMEM_CXX_AMO_FAMILY_
+#undef SYMH_SHMEM_CXX_ROW_
+#undef SYMH_SHMEM_CXX_FAMILY_
+#undef SYMH_SHMEM_CXX_PLAIN_FAMILY_
 #undef SYMH_SHMEM_CXX_REDUCE_
 #undef SYMH_SHMEM_CXX_REDUCE_EACH_
 
