@@ -345,38 +345,21 @@ SYMH_RMA_SIZES(SYMH_SHMEM_SIGNAL_SIZED_T_)
 #undef SYMH_SHMEM_SIGNAL_SIZED_T_
 #undef SYMH_SHMEM_SIGNAL_SIZED_DEF_
 
-/* The atomics: aliases of their symh_ code (src/transport/tl_amo.c). */
-#define SYMH_SHMEM_AMO_(P, CP, CA, NAME, TYPE, KIND, OP, R, S, PARAMS, ARGS) \
+/* The atomics and the typed team collectives (<symheap/coll.h>): aliases of their symh_ code
+ * (src/transport/tl_amo.c, src/collectives/coll_ops.c). */
+#define SYMH_SHMEM_ALIASED_ROW_(P, CP, CA, NAME, TYPE, KIND, OP, R, S, PARAMS, ARGS) \
     SYMH_SHMEM_ALIASED_(R, , P##_##NAME##S, (SYMH_UNPAREN_ CP SYMH_UNPAREN_ PARAMS), , )
-SYMH_AMO_FOR_EACH(SYMH_SHMEM_AMO_, shmem, shmem_ctx_t)
-#undef SYMH_SHMEM_AMO_
+SYMH_AMO_FOR_EACH(SYMH_SHMEM_ALIASED_ROW_, shmem, shmem_ctx_t)
+SYMH_COLL_FOR_EACH(SYMH_SHMEM_ALIASED_ROW_, shmem)
 
 /* ---- collectives over teams ------------------------------------------------------------------ */
-/* The typed team collectives: DEF(E, NAME, TYPE) (no context form). */
-#define SYMH_SHMEM_COLL_ONE_(E, NAME, TYPE, S)                                             \
-    E(int, return, shmem, NAME, S,                                                         \
-      (shmem_team_t team, TYPE * dest, const TYPE *source, size_t nelems), symh_##NAME##S, \
-      (team, dest, source, nelems))
-#define SYMH_SHMEM_COLL_DEF_(E, NAME, TYPE)                                              \
-    E(int, return, shmem, NAME, _broadcast,                                              \
-      (shmem_team_t team, TYPE * dest, const TYPE *source, size_t nelems, int PE_root),  \
-      symh_##NAME##_broadcast, (team, dest, source, nelems, PE_root))                    \
-    SYMH_SHMEM_COLL_ONE_(E, NAME, TYPE, _collect)                                        \
-    SYMH_SHMEM_COLL_ONE_(E, NAME, TYPE, _fcollect)                                       \
-    SYMH_SHMEM_COLL_ONE_(E, NAME, TYPE, _alltoall)                                       \
-    E(int, return, shmem, NAME, _alltoalls,                                              \
-      (shmem_team_t team, TYPE * dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, \
-       size_t nelems),                                                                   \
-      symh_##NAME##_alltoalls, (team, dest, source, dst, sst, nelems))
-/* Defined as aliases (src/collectives/coll_ops.c). */
 #define SYMH_SHMEM_ALIASED_T_(R, RET, P, NAME, S, PARAMS, TARGET, ARGS) \
     SYMH_SHMEM_ALIASED_(R, RET, P##_##NAME##S, PARAMS, TARGET, ARGS)
-#define SYMH_SHMEM_COLL_T_(NAME, TYPE) SYMH_SHMEM_COLL_DEF_(SYMH_SHMEM_ALIASED_T_, NAME, TYPE)
-SYMH_RMA_TYPES(SYMH_SHMEM_COLL_T_)
-#undef SYMH_SHMEM_COLL_T_
-
 /* Reductions shmem_TYPENAME_OP_reduce: the reduction table of <symheap/coll.h>. */
-#define SYMH_SHMEM_REDUCE_(E, NAME, TYPE, OP) SYMH_SHMEM_COLL_ONE_(E, NAME, TYPE, _##OP##_reduce)
+#define SYMH_SHMEM_REDUCE_(E, NAME, TYPE, OP)                               \
+    E(int, return, shmem, NAME, _##OP##_reduce,                             \
+      (shmem_team_t team, TYPE * dest, const TYPE *source, size_t nreduce), \
+      symh_##NAME##_##OP##_reduce, (team, dest, source, nreduce))
 #define SYMH_SHMEM_REDUCE_T_(NAME, TYPE, OP) \
     SYMH_SHMEM_REDUCE_(SYMH_SHMEM_ALIASED_T_, NAME, TYPE, OP)
 SYMH_REDUCE_FOR_EACH(SYMH_SHMEM_REDUCE_T_)
@@ -554,7 +537,7 @@ SYMH_SHMEM_GEN_RMA_TYPES(SYMH_SHMEM_CXX_CTX_, SYMH_SHMEM_SIGNAL_DEF_, ~)
 SYMH_SHMEM_GEN_AMO_STANDARD_TYPES(SYMH_SHMEM_CXX_FAMILY_, SYMH_AMO_STANDARD_ROUTINES, ~)
 SYMH_SHMEM_GEN_AMO_FLOAT_TYPES(SYMH_SHMEM_CXX_FAMILY_, SYMH_AMO_FETCH_SET_SWAP_ROUTINES, ~)
 SYMH_SHMEM_GEN_AMO_BITWISE_TYPES(SYMH_SHMEM_CXX_FAMILY_, SYMH_AMO_BITWISE_ROUTINES, ~)
-SYMH_SHMEM_GEN_RMA_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_COLL_DEF_, ~)
+SYMH_SHMEM_GEN_RMA_TYPES(SYMH_SHMEM_CXX_PLAIN_FAMILY_, SYMH_COLL_ROUTINES, ~)
 SYMH_SHMEM_GEN_REDUCE_BITWISE_TYPES(SYMH_SHMEM_CXX_REDUCE_EACH_, SYMH_REDUCE_EACH_BITWISE_, ~)
 SYMH_SHMEM_GEN_REDUCE_MINMAX_TYPES(SYMH_SHMEM_CXX_REDUCE_EACH_, SYMH_REDUCE_EACH_MINMAX_, ~)
 SYMH_SHMEM_GEN_REDUCE_COMPLEX_TYPES(SYMH_SHMEM_CXX_REDUCE_EACH_, SYMH_REDUCE_EACH_ARITH_, ~)

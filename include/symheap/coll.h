@@ -46,19 +46,26 @@ SYMH_API int symh_alltoallmem(symh_team_t team, void *dest, const void *source, 
 SYMH_API int symh_alltoallsmem(symh_team_t team, void *dest, const void *source, ptrdiff_t dst,
                                ptrdiff_t sst, size_t nelems);
 
-#define SYMH_COLL_DECLARE(NAME, TYPE)                                                      \
-    SYMH_API int symh_##NAME##_broadcast(symh_team_t team, TYPE *dest, const TYPE *source, \
-                                         size_t nelems, int PE_root);                      \
-    SYMH_API int symh_##NAME##_collect(symh_team_t team, TYPE *dest, const TYPE *source,   \
-                                       size_t nelems);                                     \
-    SYMH_API int symh_##NAME##_fcollect(symh_team_t team, TYPE *dest, const TYPE *source,  \
-                                        size_t nelems);                                    \
-    SYMH_API int symh_##NAME##_alltoall(symh_team_t team, TYPE *dest, const TYPE *source,  \
-                                        size_t nelems);                                    \
-    SYMH_API int symh_##NAME##_alltoalls(symh_team_t team, TYPE *dest, const TYPE *source, \
-                                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
-SYMH_RMA_TYPES(SYMH_COLL_DECLARE)
-#undef SYMH_COLL_DECLARE
+/* The typed routines: a routine table (<symheap/rma.h> "The routine tables"; KIND for the
+ * library's definitions, src/collectives/coll_ops.c) over SYMH_RMA_TYPES, plain form only. */
+#define SYMH_COLL_ROUTINE_(X, P, CP, CA, NAME, TYPE, KIND, S)             \
+    X(P, CP, CA, NAME, TYPE, KIND, , int, S,                              \
+      (symh_team_t team, TYPE * dest, const TYPE *source, size_t nelems), \
+      (team, dest, source, nelems))
+#define SYMH_COLL_ROUTINES(X, P, CP, CA, NAME, TYPE)                                    \
+    X(P, CP, CA, NAME, TYPE, BROADCAST, , int, _broadcast,                              \
+      (symh_team_t team, TYPE * dest, const TYPE *source, size_t nelems, int PE_root),  \
+      (team, dest, source, nelems, PE_root))                                            \
+    SYMH_COLL_ROUTINE_(X, P, CP, CA, NAME, TYPE, COLLECT, _collect)                     \
+    SYMH_COLL_ROUTINE_(X, P, CP, CA, NAME, TYPE, FCOLLECT, _fcollect)                   \
+    SYMH_COLL_ROUTINE_(X, P, CP, CA, NAME, TYPE, ALLTOALL, _alltoall)                   \
+    X(P, CP, CA, NAME, TYPE, ALLTOALLS, , int, _alltoalls,                              \
+      (symh_team_t team, TYPE * dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, \
+       size_t nelems),                                                                  \
+      (team, dest, source, dst, sst, nelems))
+#define SYMH_COLL_FOR_EACH(X, PFX) \
+    SYMH_RMA_TYPES_A(SYMH_TABLE_PLAIN_, (X, PFX, ~, SYMH_COLL_ROUTINES))
+SYMH_COLL_FOR_EACH(SYMH_ROUTINE_DECLARE_, symh)
 
 /* ---- reductions ------------------------------------------------------------------------------
  * symh_TYPENAME_OP_reduce: dest[k] = source[k] of team PE 0 OP ... OP source[k] of the last PE,

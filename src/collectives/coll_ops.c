@@ -1080,40 +1080,29 @@ int symh_alltoallsmem(symh_team_t team, void *dest, const void *source, ptrdiff_
     return symh_coll_alltoalls(&d, team, dest, source, dst, sst, nelems);
 }
 
-/* Each typed collective with its OpenSHMEM names (SYMH_SHMEM_ALIASES_symh, <symheap/rma.h>). */
-#define SYMH_COLL_DEFINE(NAME, TYPE)                                                             \
-    int symh_##NAME##_broadcast(symh_team_t team, TYPE *dest, const TYPE *source, size_t nelems, \
-                                int PE_root)                                                     \
-    {                                                                                            \
-        SYMH_COLL_DESC(d, SYMH_COLL_K_BROADCAST, SYMH_COLL_T_##NAME, 0, sizeof(TYPE), NULL);     \
-        return symh_coll_broadcast(&d, team, dest, source, nelems, PE_root);                     \
-    }                                                                                            \
-    int symh_##NAME##_collect(symh_team_t team, TYPE *dest, const TYPE *source, size_t nelems)   \
-    {                                                                                            \
-        SYMH_COLL_DESC(d, SYMH_COLL_K_COLLECT, SYMH_COLL_T_##NAME, 0, sizeof(TYPE), NULL);       \
-        return symh_coll_collect(&d, team, dest, source, nelems);                                \
-    }                                                                                            \
-    int symh_##NAME##_fcollect(symh_team_t team, TYPE *dest, const TYPE *source, size_t nelems)  \
-    {                                                                                            \
-        SYMH_COLL_DESC(d, SYMH_COLL_K_FCOLLECT, SYMH_COLL_T_##NAME, 0, sizeof(TYPE), NULL);      \
-        return symh_coll_fcollect(&d, team, dest, source, nelems);                               \
-    }                                                                                            \
-    int symh_##NAME##_alltoall(symh_team_t team, TYPE *dest, const TYPE *source, size_t nelems)  \
-    {                                                                                            \
-        SYMH_COLL_DESC(d, SYMH_COLL_K_ALLTOALL, SYMH_COLL_T_##NAME, 0, sizeof(TYPE), NULL);      \
-        return symh_coll_alltoalls(&d, team, dest, source, 1, 1, nelems);                        \
-    }                                                                                            \
-    int symh_##NAME##_alltoalls(symh_team_t team, TYPE *dest, const TYPE *source, ptrdiff_t dst, \
-                                ptrdiff_t sst, size_t nelems)                                    \
-    {                                                                                            \
-        SYMH_COLL_DESC(d, SYMH_COLL_K_ALLTOALLS, SYMH_COLL_T_##NAME, 0, sizeof(TYPE), NULL);     \
-        return symh_coll_alltoalls(&d, team, dest, source, dst, sst, nelems);                    \
-    }                                                                                            \
-    SYMH_SHMEM_ALIASES_symh(NAME##_broadcast) SYMH_SHMEM_ALIASES_symh(NAME##_collect)            \
-        SYMH_SHMEM_ALIASES_symh(NAME##_fcollect) SYMH_SHMEM_ALIASES_symh(NAME##_alltoall)        \
-            SYMH_SHMEM_ALIASES_symh(NAME##_alltoalls)
-SYMH_RMA_TYPES(SYMH_COLL_DEFINE)
-#undef SYMH_COLL_DEFINE
+/* Each typed collective of the table (SYMH_COLL_FOR_EACH, <symheap/coll.h>) with its OpenSHMEM
+ * names (SYMH_SHMEM_ALIASES_symh, <symheap/rma.h>). The body of each KIND; the argument names
+ * are the table's. */
+#define SYMH_COLL_BODY_(NAME, TYPE, K, CALL)                                           \
+    {                                                                                  \
+        SYMH_COLL_DESC(d, SYMH_COLL_K_##K, SYMH_COLL_T_##NAME, 0, sizeof(TYPE), NULL); \
+        return CALL;                                                                   \
+    }
+#define SYMH_COLL_BODY_BROADCAST(NAME, TYPE) \
+    SYMH_COLL_BODY_(NAME, TYPE, BROADCAST,   \
+                    symh_coll_broadcast(&d, team, dest, source, nelems, PE_root))
+#define SYMH_COLL_BODY_COLLECT(NAME, TYPE) \
+    SYMH_COLL_BODY_(NAME, TYPE, COLLECT, symh_coll_collect(&d, team, dest, source, nelems))
+#define SYMH_COLL_BODY_FCOLLECT(NAME, TYPE) \
+    SYMH_COLL_BODY_(NAME, TYPE, FCOLLECT, symh_coll_fcollect(&d, team, dest, source, nelems))
+#define SYMH_COLL_BODY_ALLTOALL(NAME, TYPE) \
+    SYMH_COLL_BODY_(NAME, TYPE, ALLTOALL, symh_coll_alltoalls(&d, team, dest, source, 1, 1, nelems))
+#define SYMH_COLL_BODY_ALLTOALLS(NAME, TYPE) \
+    SYMH_COLL_BODY_(NAME, TYPE, ALLTOALLS,   \
+                    symh_coll_alltoalls(&d, team, dest, source, dst, sst, nelems))
+#define SYMH_COLL_DEFINE(P, CP, CA, NAME, TYPE, KIND, OP, R, S, PARAMS, ARGS) \
+    R P##_##NAME##S PARAMS SYMH_COLL_BODY_##KIND(NAME, TYPE) SYMH_SHMEM_ALIASES_symh(NAME##S)
+SYMH_COLL_FOR_EACH(SYMH_COLL_DEFINE, symh)
 
 /* The combining functions, one per (type, operation): acc[i] = acc[i] OP in[i]. Each reduction
  * also gets its OpenSHMEM names (SYMH_SHMEM_ALIASES_symh, <symheap/rma.h>). */
