@@ -431,6 +431,18 @@ SYMH_END_C_DECLS
  * int64_t of the bitwise reductions). On the LP64 targets symheap builds for, int8_t .. int64_t
  * are signed char, short, int and long, and uint8_t .. uint64_t, size_t and ptrdiff_t their
  * unsigned and signed twins. X(NAME, TYPE, A, B) passes two arguments through. */
+#define SYMH_SHMEM_GEN_INT_TYPES(X, A, B) \
+    X(int, int, A, B)                     \
+    X(long, long, A, B)                   \
+    X(longlong, long long, A, B)
+#define SYMH_SHMEM_GEN_AMO_UNSIGNED_TYPES(X, A, B) \
+    X(uint, unsigned int, A, B)                    \
+    X(ulong, unsigned long, A, B)                  \
+    X(ulonglong, unsigned long long, A, B)
+#define SYMH_SHMEM_GEN_UNSIGNED_TYPES(X, A, B) \
+    X(uchar, unsigned char, A, B)              \
+    X(ushort, unsigned short, A, B)            \
+    SYMH_SHMEM_GEN_AMO_UNSIGNED_TYPES(X, A, B)
 #define SYMH_SHMEM_GEN_RMA_TYPES(X, A, B) \
     X(float, float, A, B)                 \
     X(double, double, A, B)               \
@@ -438,26 +450,14 @@ SYMH_END_C_DECLS
     X(char, char, A, B)                   \
     X(schar, signed char, A, B)           \
     X(short, short, A, B)                 \
-    X(int, int, A, B)                     \
-    X(long, long, A, B)                   \
-    X(longlong, long long, A, B)          \
-    X(uchar, unsigned char, A, B)         \
-    X(ushort, unsigned short, A, B)       \
-    X(uint, unsigned int, A, B)           \
-    X(ulong, unsigned long, A, B)         \
-    X(ulonglong, unsigned long long, A, B)
-#define SYMH_SHMEM_GEN_AMO_UNSIGNED_TYPES(X, A, B) \
-    X(uint, unsigned int, A, B)                    \
-    X(ulong, unsigned long, A, B)                  \
-    X(ulonglong, unsigned long long, A, B)
+    SYMH_SHMEM_GEN_INT_TYPES(X, A, B)     \
+    SYMH_SHMEM_GEN_UNSIGNED_TYPES(X, A, B)
 #define SYMH_SHMEM_GEN_AMO_BITWISE_TYPES(X, A, B) \
     SYMH_SHMEM_GEN_AMO_UNSIGNED_TYPES(X, A, B)    \
     X(int32, int32_t, A, B)                       \
     X(int64, int64_t, A, B)
 #define SYMH_SHMEM_GEN_AMO_STANDARD_TYPES(X, A, B) \
-    X(int, int, A, B)                              \
-    X(long, long, A, B)                            \
-    X(longlong, long long, A, B)                   \
+    SYMH_SHMEM_GEN_INT_TYPES(X, A, B)              \
     SYMH_SHMEM_GEN_AMO_UNSIGNED_TYPES(X, A, B)
 #define SYMH_SHMEM_GEN_AMO_FLOAT_TYPES(X, A, B) \
     X(float, float, A, B)                       \
@@ -467,46 +467,22 @@ SYMH_END_C_DECLS
     SYMH_SHMEM_GEN_AMO_FLOAT_TYPES(X, A, B)
 #define SYMH_SHMEM_GEN_P2P_TYPES(X, A, B) \
     X(short, short, A, B)                 \
-    X(int, int, A, B)                     \
-    X(long, long, A, B)                   \
-    X(longlong, long long, A, B)          \
+    SYMH_SHMEM_GEN_INT_TYPES(X, A, B)     \
     X(ushort, unsigned short, A, B)       \
-    X(uint, unsigned int, A, B)           \
-    X(ulong, unsigned long, A, B)         \
-    X(ulonglong, unsigned long long, A, B)
+    SYMH_SHMEM_GEN_AMO_UNSIGNED_TYPES(X, A, B)
 #define SYMH_SHMEM_GEN_REDUCE_BITWISE_TYPES(X, A, B) \
-    X(uchar, unsigned char, A, B)                    \
-    X(ushort, unsigned short, A, B)                  \
-    X(uint, unsigned int, A, B)                      \
-    X(ulong, unsigned long, A, B)                    \
-    X(ulonglong, unsigned long long, A, B)           \
+    SYMH_SHMEM_GEN_UNSIGNED_TYPES(X, A, B)           \
     X(int8, int8_t, A, B)                            \
     X(int16, int16_t, A, B)                          \
     X(int32, int32_t, A, B)                          \
     X(int64, int64_t, A, B)
-#define SYMH_SHMEM_GEN_REDUCE_MINMAX_TYPES(X, A, B) \
-    X(char, char, A, B)                             \
-    X(schar, signed char, A, B)                     \
-    X(short, short, A, B)                           \
-    X(int, int, A, B)                               \
-    X(long, long, A, B)                             \
-    X(longlong, long long, A, B)                    \
-    X(uchar, unsigned char, A, B)                   \
-    X(ushort, unsigned short, A, B)                 \
-    X(uint, unsigned int, A, B)                     \
-    X(ulong, unsigned long, A, B)                   \
-    X(ulonglong, unsigned long long, A, B)          \
-    X(float, float, A, B)                           \
-    X(double, double, A, B)                         \
-    X(longdouble, long double, A, B)
+/* max, min, sum, prod: the standard RMA types. */
+#define SYMH_SHMEM_GEN_REDUCE_MINMAX_TYPES(X, A, B) SYMH_SHMEM_GEN_RMA_TYPES(X, A, B)
 /* sum and prod only (std::complex in C++). */
 #define SYMH_SHMEM_GEN_REDUCE_COMPLEX_TYPES(X, A, B) \
     X(complexd, SYMH_COMPLEXD, A, B)                 \
     X(complexf, SYMH_COMPLEXF, A, B)
-#define SYMH_SHMEM_GEN_OLD_AMO_TYPES(X, A, B) \
-    X(int, int, A, B)                         \
-    X(long, long, A, B)                       \
-    X(longlong, long long, A, B)
+#define SYMH_SHMEM_GEN_OLD_AMO_TYPES(X, A, B) SYMH_SHMEM_GEN_INT_TYPES(X, A, B)
 #define SYMH_SHMEM_GEN_OLD_AMO_FLOAT_TYPES(X, A, B) \
     X(float, float, A, B)                           \
     X(double, double, A, B)

@@ -78,34 +78,17 @@ SYMH_COLL_FOR_EACH(SYMH_ROUTINE_DECLARE_, symh)
 #define SYMH_REDUCE_BITWISE_TYPES_A(X, A) \
     X(uchar, unsigned char, A)            \
     X(ushort, unsigned short, A)          \
-    X(uint, unsigned int, A)              \
-    X(ulong, unsigned long, A)            \
-    X(ulonglong, unsigned long long, A)   \
     X(int8, int8_t, A)                    \
     X(int16, int16_t, A)                  \
-    X(int32, int32_t, A)                  \
-    X(int64, int64_t, A)                  \
     X(uint8, uint8_t, A)                  \
     X(uint16, uint16_t, A)                \
-    X(uint32, uint32_t, A)                \
-    X(uint64, uint64_t, A)                \
+    SYMH_AMO_BITWISE_TYPES_A(X, A)        \
     X(size, size_t, A)
 #define SYMH_REDUCE_BITWISE_TYPES(X) SYMH_REDUCE_BITWISE_TYPES_A(SYMH_TYPE_, X)
 
-/* max, min; and sum, prod (which add the complex types below in C) */
-#define SYMH_REDUCE_MINMAX_TYPES_A(X, A) \
-    X(char, char, A)                     \
-    X(schar, signed char, A)             \
-    X(short, short, A)                   \
-    X(int, int, A)                       \
-    X(long, long, A)                     \
-    X(longlong, long long, A)            \
-    X(ptrdiff, ptrdiff_t, A)             \
-    SYMH_REDUCE_BITWISE_TYPES_A(X, A)    \
-    X(float, float, A)                   \
-    X(double, double, A)                 \
-    X(longdouble, long double, A)
-#define SYMH_REDUCE_MINMAX_TYPES(X) SYMH_REDUCE_MINMAX_TYPES_A(SYMH_TYPE_, X)
+/* max, min; and sum, prod (which add the complex types below in C): the standard RMA types */
+#define SYMH_REDUCE_MINMAX_TYPES_A(X, A) SYMH_RMA_TYPES_A(X, A)
+#define SYMH_REDUCE_MINMAX_TYPES(X)      SYMH_REDUCE_MINMAX_TYPES_A(SYMH_TYPE_, X)
 
 /* sum and prod only. */
 #define SYMH_REDUCE_COMPLEX_TYPES_A(X, A) \

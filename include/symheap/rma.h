@@ -21,34 +21,22 @@ SYMH_BEGIN_C_DECLS
 #define SYMH_CMP_LT 4
 #define SYMH_CMP_LE 5
 
-/* The OpenSHMEM 1.5 type tables as X-macros: X(TYPENAME, TYPE) once per type. The _A forms
- * pass one more argument through, X(TYPENAME, TYPE, A), for tables that nest them. */
+/* The OpenSHMEM 1.5 type tables as X-macros: X(TYPENAME, TYPE) once per type (each list names
+ * the smaller lists it contains). The _A forms pass one more argument through,
+ * X(TYPENAME, TYPE, A), for tables that nest them. */
 #define SYMH_TYPE_(NAME, TYPE, X) X(NAME, TYPE)
-#define SYMH_RMA_TYPES_A(X, A)          \
-    X(float, float, A)                  \
-    X(double, double, A)                \
-    X(longdouble, long double, A)       \
-    X(char, char, A)                    \
-    X(schar, signed char, A)            \
-    X(short, short, A)                  \
-    X(int, int, A)                      \
-    X(long, long, A)                    \
-    X(longlong, long long, A)           \
-    X(uchar, unsigned char, A)          \
-    X(ushort, unsigned short, A)        \
-    X(uint, unsigned int, A)            \
-    X(ulong, unsigned long, A)          \
-    X(ulonglong, unsigned long long, A) \
-    X(int8, int8_t, A)                  \
-    X(int16, int16_t, A)                \
-    X(int32, int32_t, A)                \
-    X(int64, int64_t, A)                \
-    X(uint8, uint8_t, A)                \
-    X(uint16, uint16_t, A)              \
-    X(uint32, uint32_t, A)              \
-    X(uint64, uint64_t, A)              \
-    X(size, size_t, A)                  \
-    X(ptrdiff, ptrdiff_t, A)
+#define SYMH_RMA_TYPES_A(X, A)    \
+    X(float, float, A)            \
+    X(double, double, A)          \
+    X(longdouble, long double, A) \
+    X(char, char, A)              \
+    X(schar, signed char, A)      \
+    X(uchar, unsigned char, A)    \
+    X(int8, int8_t, A)            \
+    X(int16, int16_t, A)          \
+    X(uint8, uint8_t, A)          \
+    X(uint16, uint16_t, A)        \
+    SYMH_P2P_TYPES_A(X, A)
 #define SYMH_RMA_TYPES(X) SYMH_RMA_TYPES_A(SYMH_TYPE_, X)
 
 /* Bitwise AMO types: fetch_and/or/xor and and/or/xor. */
@@ -79,22 +67,11 @@ SYMH_BEGIN_C_DECLS
     X(double, double, A)
 #define SYMH_AMO_EXTENDED_TYPES(X) SYMH_AMO_EXTENDED_TYPES_A(SYMH_TYPE_, X)
 
-/* Point-to-point synchronization types: wait_until and test. */
-#define SYMH_P2P_TYPES_A(X, A)          \
-    X(short, short, A)                  \
-    X(int, int, A)                      \
-    X(long, long, A)                    \
-    X(longlong, long long, A)           \
-    X(ushort, unsigned short, A)        \
-    X(uint, unsigned int, A)            \
-    X(ulong, unsigned long, A)          \
-    X(ulonglong, unsigned long long, A) \
-    X(int32, int32_t, A)                \
-    X(int64, int64_t, A)                \
-    X(uint32, uint32_t, A)              \
-    X(uint64, uint64_t, A)              \
-    X(size, size_t, A)                  \
-    X(ptrdiff, ptrdiff_t, A)
+/* Point-to-point synchronization types: wait_until and test (the standard AMO types and these). */
+#define SYMH_P2P_TYPES_A(X, A)   \
+    X(short, short, A)           \
+    X(ushort, unsigned short, A) \
+    SYMH_AMO_STANDARD_TYPES_A(X, A)
 #define SYMH_P2P_TYPES(X) SYMH_P2P_TYPES_A(SYMH_TYPE_, X)
 
 /* The sized RMA forms (symh_put8 .. symh_put128 and the rest): X(BITS) once per element size. */
