@@ -1,11 +1,11 @@
 /* OpenSHMEM 1.5 for C and C++ over symheap's symh_ API (docs/openshmem.md): every routine, type
- * and constant of the specification, as static inline functions that forward to symh_ (no logic
- * of their own), the C11 type-generic interfaces (_Generic) and, in C++, overloads of the same
- * names. The typed families are generated from the X-macro type lists of <symheap/rma.h> and
- * <symheap/coll.h>. The routines that need logic of their own (the active-set collectives,
- * shmem_align, start_pes, shmem_info_get_version) are exported by libsymheap (src/shmem/).
- * No profiling interface (pshmem_*): the inline facade costs nothing, exported shmem_ symbols
- * would add a call to every operation. */
+ * and constant of the specification, each routine exported by libsymheap with its profiling
+ * name (pshmem_*, OpenSHMEM 1.5's profiling interface: weak shmem_X over strong pshmem_X), the
+ * C11 type-generic interfaces (_Generic) and, in C++, overloads of the same names. The typed
+ * families are declared from the tables of <symheap/rma.h> and <symheap/coll.h> and the rows
+ * below, from which libsymheap also defines them (as aliases of the symh_ code where the
+ * signature is the same, src/transport/tl_amo.c and src/collectives/coll_ops.c; else a thin
+ * definition, src/shmem/shmem_api.c). */
 #ifndef SYMH_SHMEM_H
 #define SYMH_SHMEM_H
 
@@ -94,606 +94,276 @@ typedef symh_ctx_t shmem_ctx_t;
 typedef symh_team_t shmem_team_t;
 typedef symh_team_config_t shmem_team_config_t;
 
-/* ---- the routines libsymheap exports (src/shmem/) -------------------------------------------- */
+/* ---- how every routine is declared, and defined in libsymheap ---------------------------------
+ * OpenSHMEM 1.5's profiling interface: libsymheap exports each routine N twice, strong pN
+ * (pshmem_putmem, pstart_pes, p_my_pe) and weak N, so that a profiling library can define N, do
+ * its work and call pN (docs/openshmem.md "Profiling"). A routine with exactly the signature of
+ * its symh_ routine is an alias of that code (no call in between: SYMH_SHMEM_ALIASES_symh,
+ * <symheap/rma.h>, where the library defines it); the others are thin definitions in
+ * src/shmem/shmem_api.c, expanded from the same rows as their declarations here:
+ * X(R, RET, N, PARAMS, TARGET, ARGS) is routine N returning R, defined as { RET TARGET ARGS; }
+ * (RET `return`, or nothing for void). */
+#if defined(SYMH_SHMEM_DEFINE_FORWARDERS) /* src/shmem/shmem_api.c only */
+#define SYMH_SHMEM_ROUTINE_(R, RET, N, PARAMS, TARGET, ARGS) \
+    SYMH_SHMEM_DECLARE_(R, N, PARAMS)                        \
+    SYMH_API R p##N PARAMS                                   \
+    {                                                        \
+        RET TARGET ARGS;                                     \
+    }                                                        \
+    SYMH_SHMEM_WEAK_(N);
+#define SYMH_SHMEM_ALIASED_(R, RET, N, PARAMS, TARGET, ARGS)
+#else
+#define SYMH_SHMEM_ROUTINE_(R, RET, N, PARAMS, TARGET, ARGS) SYMH_SHMEM_DECLARE_(R, N, PARAMS)
+#define SYMH_SHMEM_ALIASED_(R, RET, N, PARAMS, TARGET, ARGS) SYMH_SHMEM_DECLARE_(R, N, PARAMS)
+#endif
+#define SYMH_SHMEM_DECLARE_(R, N, PARAMS) \
+    SYMH_API R N PARAMS;                  \
+    SYMH_API R p##N PARAMS;
+/* For the library's definitions of pN: weak N, an alias of pN. */
+#define SYMH_SHMEM_WEAK_(N) extern SYMH_API __typeof__(p##N) N __attribute__((weak, alias("p" #N)))
+
+/* ---- the routines libsymheap defines with logic of their own (src/shmem/) -------------------- */
 /* OpenSHMEM's alignment rule (any power of two), unlike symh_align's. */
-SYMH_API void *shmem_align(size_t alignment, size_t size);
+SYMH_SHMEM_DECLARE_(void *, shmem_align, (size_t alignment, size_t size))
 /* The specification's version (1.5), not symheap's (symh_info_get_version). */
-SYMH_API void shmem_info_get_version(int *major, int *minor);
+SYMH_SHMEM_DECLARE_(void, shmem_info_get_version, (int *major, int *minor))
+/* Does nothing (symheap has no profiling levels of its own); there for profiling libraries. */
+SYMH_SHMEM_DECLARE_(void, shmem_pcontrol, (int level, ...))
 /* Deprecated. */
-SYMH_API void start_pes(int npes);
-SYMH_API void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
+SYMH_SHMEM_DECLARE_(void, start_pes, (int npes))
+SYMH_SHMEM_DECLARE_(void, shmem_barrier, (int PE_start, int logPE_stride, int PE_size, long *pSync))
 /* The active-set collectives over elements of BITS bits (32, 64). */
 #define SYMH_SHMEM_ACTIVE_SET_DECLARE_(BITS)                                                       \
-    SYMH_API void shmem_broadcast##BITS(void *dest, const void *source, size_t nelems,             \
-                                        int PE_root, int PE_start, int logPE_stride, int PE_size,  \
-                                        long *pSync);                                              \
-    SYMH_API void shmem_collect##BITS(void *dest, const void *source, size_t nelems, int PE_start, \
-                                      int logPE_stride, int PE_size, long *pSync);                 \
-    SYMH_API void shmem_fcollect##BITS(void *dest, const void *source, size_t nelems,              \
-                                       int PE_start, int logPE_stride, int PE_size, long *pSync);  \
-    SYMH_API void shmem_alltoall##BITS(void *dest, const void *source, size_t nelems,              \
-                                       int PE_start, int logPE_stride, int PE_size, long *pSync);  \
-    SYMH_API void shmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst,             \
-                                        ptrdiff_t sst, size_t nelems, int PE_start,                \
-                                        int logPE_stride, int PE_size, long *pSync);
+    SYMH_SHMEM_DECLARE_(void, shmem_broadcast##BITS,                                               \
+                        (void *dest, const void *source, size_t nelems, int PE_root, int PE_start, \
+                         int logPE_stride, int PE_size, long *pSync))                              \
+    SYMH_SHMEM_DECLARE_(void, shmem_collect##BITS,                                                 \
+                        (void *dest, const void *source, size_t nelems, int PE_start,              \
+                         int logPE_stride, int PE_size, long *pSync))                              \
+    SYMH_SHMEM_DECLARE_(void, shmem_fcollect##BITS,                                                \
+                        (void *dest, const void *source, size_t nelems, int PE_start,              \
+                         int logPE_stride, int PE_size, long *pSync))                              \
+    SYMH_SHMEM_DECLARE_(void, shmem_alltoall##BITS,                                                \
+                        (void *dest, const void *source, size_t nelems, int PE_start,              \
+                         int logPE_stride, int PE_size, long *pSync))                              \
+    SYMH_SHMEM_DECLARE_(void, shmem_alltoalls##BITS,                                               \
+                        (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,             \
+                         size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync))
 SYMH_SHMEM_ACTIVE_SET_DECLARE_(32)
 SYMH_SHMEM_ACTIVE_SET_DECLARE_(64)
 #undef SYMH_SHMEM_ACTIVE_SET_DECLARE_
 
-/* The active-set reductions shmem_TYPENAME_OP_to_all: X(NAME, TYPE) per type of each list (the
- * complex types std::complex in C++, <symheap/coll.h>). */
-#define SYMH_SHMEM_TO_ALL_BITWISE_TYPES(X) \
-    X(short, short)                        \
-    X(int, int)                            \
-    X(long, long)                          \
-    X(longlong, long long)
-#define SYMH_SHMEM_TO_ALL_MINMAX_TYPES(X) \
-    SYMH_SHMEM_TO_ALL_BITWISE_TYPES(X)    \
-    X(float, float)                       \
-    X(double, double)                     \
-    X(longdouble, long double)
-#define SYMH_SHMEM_TO_ALL_COMPLEX_TYPES(X) \
-    X(complexd, SYMH_COMPLEXD)             \
-    X(complexf, SYMH_COMPLEXF)
-#define SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, OP)                                          \
-    SYMH_API void shmem_##NAME##_##OP##_to_all(TYPE *dest, const TYPE *source, int nreduce, \
-                                               int PE_start, int logPE_stride, int PE_size, \
-                                               TYPE *pWrk, long *pSync);
-#define SYMH_SHMEM_TO_ALL_BITWISE_(NAME, TYPE)  \
-    SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, and) \
-    SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, or)  \
-    SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, xor)
-#define SYMH_SHMEM_TO_ALL_ARITH_(NAME, TYPE)    \
-    SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, sum) \
-    SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, prod)
-#define SYMH_SHMEM_TO_ALL_MINMAX_(NAME, TYPE)   \
-    SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, max) \
-    SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, min) \
-    SYMH_SHMEM_TO_ALL_ARITH_(NAME, TYPE)
-SYMH_SHMEM_TO_ALL_BITWISE_TYPES(SYMH_SHMEM_TO_ALL_BITWISE_)
-SYMH_SHMEM_TO_ALL_MINMAX_TYPES(SYMH_SHMEM_TO_ALL_MINMAX_)
-SYMH_SHMEM_TO_ALL_COMPLEX_TYPES(SYMH_SHMEM_TO_ALL_ARITH_)
-#undef SYMH_SHMEM_TO_ALL_BITWISE_
-#undef SYMH_SHMEM_TO_ALL_ARITH_
-#undef SYMH_SHMEM_TO_ALL_MINMAX_
+/* The active-set reductions shmem_TYPENAME_OP_to_all: the reduction table of <symheap/coll.h>
+ * over these types (the complex types std::complex in C++). */
+#define SYMH_SHMEM_TO_ALL_BITWISE_TYPES_A(X, A) \
+    X(short, short, A)                          \
+    X(int, int, A)                              \
+    X(long, long, A)                            \
+    X(longlong, long long, A)
+#define SYMH_SHMEM_TO_ALL_MINMAX_TYPES_A(X, A) \
+    SYMH_SHMEM_TO_ALL_BITWISE_TYPES_A(X, A)    \
+    X(float, float, A)                         \
+    X(double, double, A)                       \
+    X(longdouble, long double, A)
+#define SYMH_SHMEM_TO_ALL_COMPLEX_TYPES_A(X, A) \
+    X(complexd, SYMH_COMPLEXD, A)               \
+    X(complexf, SYMH_COMPLEXF, A)
+/* X(NAME, TYPE, OP) once per _to_all routine. */
+#define SYMH_SHMEM_TO_ALL_FOR_EACH(X)                                                         \
+    SYMH_REDUCE_TABLE(X, SYMH_SHMEM_TO_ALL_BITWISE_TYPES_A, SYMH_SHMEM_TO_ALL_MINMAX_TYPES_A, \
+                      SYMH_SHMEM_TO_ALL_COMPLEX_TYPES_A)
+#define SYMH_SHMEM_TO_ALL_DECLARE_(NAME, TYPE, OP)                                   \
+    SYMH_SHMEM_DECLARE_(void, shmem_##NAME##_##OP##_to_all,                          \
+                        (TYPE * dest, const TYPE *source, int nreduce, int PE_start, \
+                         int logPE_stride, int PE_size, TYPE *pWrk, long *pSync))
+SYMH_SHMEM_TO_ALL_FOR_EACH(SYMH_SHMEM_TO_ALL_DECLARE_)
 #undef SYMH_SHMEM_TO_ALL_DECLARE_
 
-/* ---- library setup, exit and query ----------------------------------------------------------- */
-/* symh_init's status is dropped: OpenSHMEM's shmem_init returns nothing (a failure is logged). */
-static inline void shmem_init(void)
-{
-    (void)symh_init();
-}
-static inline int shmem_init_thread(int requested, int *provided)
-{
-    return symh_init_thread(requested, provided);
-}
-static inline void shmem_query_thread(int *provided)
-{
-    symh_query_thread(provided);
-}
-static inline void shmem_finalize(void)
-{
-    symh_finalize();
-}
-static inline void shmem_global_exit(int status)
-{
-    symh_global_exit(status);
-}
-static inline int shmem_my_pe(void)
-{
-    return symh_my_pe();
-}
-static inline int shmem_n_pes(void)
-{
-    return symh_n_pes();
-}
-static inline int shmem_pe_accessible(int pe)
-{
-    return symh_pe_accessible(pe);
-}
-static inline int shmem_addr_accessible(const void *addr, int pe)
-{
-    return symh_addr_accessible(addr, pe);
-}
-static inline void *shmem_ptr(const void *dest, int pe)
-{
-    return symh_ptr(dest, pe);
-}
-static inline void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
-{
-    return symh_team_ptr(team, dest, pe);
-}
-static inline void shmem_info_get_name(char *name)
-{
-    symh_info_get_name(name);
-}
-/* symh_pcontrol ignores its level and the rest; nothing to forward past the level. */
-static inline void shmem_pcontrol(int level, ...)
-{
-    symh_pcontrol(level);
-}
-
-/* ---- memory management ----------------------------------------------------------------------- */
-static inline void *shmem_malloc(size_t size)
-{
-    return symh_malloc(size);
-}
-static inline void *shmem_calloc(size_t count, size_t size)
-{
-    return symh_calloc(count, size);
-}
-static inline void *shmem_realloc(void *ptr, size_t size)
-{
-    return symh_realloc(ptr, size);
-}
-static inline void shmem_free(void *ptr)
-{
-    symh_free(ptr);
-}
-static inline void *shmem_malloc_with_hints(size_t size, long hints)
-{
-    return symh_malloc_with_hints(size, hints);
-}
-
-/* ---- teams ----------------------------------------------------------------------------------- */
-static inline int shmem_team_my_pe(shmem_team_t team)
-{
-    return symh_team_my_pe(team);
-}
-static inline int shmem_team_n_pes(shmem_team_t team)
-{
-    return symh_team_n_pes(team);
-}
-static inline int shmem_team_get_config(shmem_team_t team, long config_mask,
-                                        shmem_team_config_t *config)
-{
-    return symh_team_get_config(team, config_mask, config);
-}
-static inline int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)
-{
-    return symh_team_translate_pe(src_team, src_pe, dest_team);
-}
-static inline int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride,
-                                           int size, const shmem_team_config_t *config,
-                                           long config_mask, shmem_team_t *new_team)
-{
-    return symh_team_split_strided(parent_team, start, stride, size, config, config_mask, new_team);
-}
-static inline int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
-                                      const shmem_team_config_t *xaxis_config, long xaxis_mask,
-                                      shmem_team_t *xaxis_team,
-                                      const shmem_team_config_t *yaxis_config, long yaxis_mask,
-                                      shmem_team_t *yaxis_team)
-{
-    return symh_team_split_2d(parent_team, xrange, xaxis_config, xaxis_mask, xaxis_team,
-                              yaxis_config, yaxis_mask, yaxis_team);
-}
-static inline void shmem_team_destroy(shmem_team_t team)
-{
-    symh_team_destroy(team);
-}
-
-/* ---- communication contexts ------------------------------------------------------------------ */
-static inline int shmem_ctx_create(long options, shmem_ctx_t *ctx)
-{
-    return symh_ctx_create(options, ctx);
-}
-static inline int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
-{
-    return symh_team_create_ctx(team, options, ctx);
-}
-static inline void shmem_ctx_destroy(shmem_ctx_t ctx)
-{
-    symh_ctx_destroy(ctx);
-}
-static inline int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
-{
-    return symh_ctx_get_team(ctx, team);
-}
+/* ---- the routines of no family: X(R, RET, N, PARAMS, TARGET, ARGS) ---------------------------
+ * symh_init's status is dropped: OpenSHMEM's shmem_init returns nothing (a failure is logged).
+ * The cache routines of Annex F: symheap's memory is cache coherent, there is nothing to do. */
+#define SYMH_SHMEM_ROUTINES(X)                                                                    \
+    /* library setup, exit and query */                                                           \
+    X(void, , shmem_init, (void), (void)symh_init, ())                                            \
+    X(int, return, shmem_init_thread, (int requested, int *provided), symh_init_thread,           \
+      (requested, provided))                                                                      \
+    X(void, , shmem_query_thread, (int *provided), symh_query_thread, (provided))                 \
+    X(void, , shmem_finalize, (void), symh_finalize, ())                                          \
+    X(void, , shmem_global_exit, (int status), symh_global_exit, (status))                        \
+    X(int, return, shmem_my_pe, (void), symh_my_pe, ())                                           \
+    X(int, return, shmem_n_pes, (void), symh_n_pes, ())                                           \
+    X(int, return, shmem_pe_accessible, (int pe), symh_pe_accessible, (pe))                       \
+    X(int, return, shmem_addr_accessible, (const void *addr, int pe), symh_addr_accessible,       \
+      (addr, pe))                                                                                 \
+    X(void *, return, shmem_ptr, (const void *dest, int pe), symh_ptr, (dest, pe))                \
+    X(void *, return, shmem_team_ptr, (shmem_team_t team, const void *dest, int pe),              \
+      symh_team_ptr, (team, dest, pe))                                                            \
+    X(void, , shmem_info_get_name, (char *name), symh_info_get_name, (name))                      \
+    /* memory management */                                                                       \
+    X(void *, return, shmem_malloc, (size_t size), symh_malloc, (size))                           \
+    X(void *, return, shmem_calloc, (size_t count, size_t size), symh_calloc, (count, size))      \
+    X(void *, return, shmem_realloc, (void *ptr, size_t size), symh_realloc, (ptr, size))         \
+    X(void, , shmem_free, (void *ptr), symh_free, (ptr))                                          \
+    X(void *, return, shmem_malloc_with_hints, (size_t size, long hints), symh_malloc_with_hints, \
+      (size, hints))                                                                              \
+    /* teams */                                                                                   \
+    X(int, return, shmem_team_my_pe, (shmem_team_t team), symh_team_my_pe, (team))                \
+    X(int, return, shmem_team_n_pes, (shmem_team_t team), symh_team_n_pes, (team))                \
+    X(int, return, shmem_team_get_config,                                                         \
+      (shmem_team_t team, long config_mask, shmem_team_config_t *config), symh_team_get_config,   \
+      (team, config_mask, config))                                                                \
+    X(int, return, shmem_team_translate_pe,                                                       \
+      (shmem_team_t src_team, int src_pe, shmem_team_t dest_team), symh_team_translate_pe,        \
+      (src_team, src_pe, dest_team))                                                              \
+    X(int, return, shmem_team_split_strided,                                                      \
+      (shmem_team_t parent_team, int start, int stride, int size,                                 \
+       const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team),              \
+      symh_team_split_strided, (parent_team, start, stride, size, config, config_mask, new_team)) \
+    X(int, return, shmem_team_split_2d,                                                           \
+      (shmem_team_t parent_team, int xrange, const shmem_team_config_t *xaxis_config,             \
+       long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,        \
+       long yaxis_mask, shmem_team_t *yaxis_team),                                                \
+      symh_team_split_2d,                                                                         \
+      (parent_team, xrange, xaxis_config, xaxis_mask, xaxis_team, yaxis_config, yaxis_mask,       \
+       yaxis_team))                                                                               \
+    X(void, , shmem_team_destroy, (shmem_team_t team), symh_team_destroy, (team))                 \
+    /* communication contexts */                                                                  \
+    X(int, return, shmem_ctx_create, (long options, shmem_ctx_t *ctx), symh_ctx_create,           \
+      (options, ctx))                                                                             \
+    X(int, return, shmem_team_create_ctx, (shmem_team_t team, long options, shmem_ctx_t *ctx),    \
+      symh_team_create_ctx, (team, options, ctx))                                                 \
+    X(void, , shmem_ctx_destroy, (shmem_ctx_t ctx), symh_ctx_destroy, (ctx))                      \
+    X(int, return, shmem_ctx_get_team, (shmem_ctx_t ctx, shmem_team_t * team), symh_ctx_get_team, \
+      (ctx, team))                                                                                \
+    /* signals */                                                                                 \
+    X(uint64_t, return, shmem_signal_fetch, (const uint64_t *sig_addr), symh_signal_fetch,        \
+      (sig_addr))                                                                                 \
+    X(uint64_t, return, shmem_signal_wait_until,                                                  \
+      (uint64_t * sig_addr, int cmp, uint64_t cmp_value), symh_signal_wait_until,                 \
+      (sig_addr, cmp, cmp_value))                                                                 \
+    /* memory ordering */                                                                         \
+    X(void, , shmem_fence, (void), symh_fence, ())                                                \
+    X(void, , shmem_quiet, (void), symh_quiet, ())                                                \
+    X(void, , shmem_ctx_fence, (shmem_ctx_t ctx), symh_ctx_fence, (ctx))                          \
+    X(void, , shmem_ctx_quiet, (shmem_ctx_t ctx), symh_ctx_quiet, (ctx))                          \
+    /* collectives over teams */                                                                  \
+    X(void, , shmem_barrier_all, (void), symh_barrier_all, ())                                    \
+    X(void, , shmem_sync_all, (void), symh_sync_all, ())                                          \
+    X(int, return, shmem_team_sync, (shmem_team_t team), symh_team_sync, (team))                  \
+    X(int, return, shmem_broadcastmem,                                                            \
+      (shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root),            \
+      symh_broadcastmem, (team, dest, source, nelems, PE_root))                                   \
+    X(int, return, shmem_collectmem,                                                              \
+      (shmem_team_t team, void *dest, const void *source, size_t nelems), symh_collectmem,        \
+      (team, dest, source, nelems))                                                               \
+    X(int, return, shmem_fcollectmem,                                                             \
+      (shmem_team_t team, void *dest, const void *source, size_t nelems), symh_fcollectmem,       \
+      (team, dest, source, nelems))                                                               \
+    X(int, return, shmem_alltoallmem,                                                             \
+      (shmem_team_t team, void *dest, const void *source, size_t nelems), symh_alltoallmem,       \
+      (team, dest, source, nelems))                                                               \
+    X(int, return, shmem_alltoallsmem,                                                            \
+      (shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,           \
+       size_t nelems),                                                                            \
+      symh_alltoallsmem, (team, dest, source, dst, sst, nelems))                                  \
+    /* distributed locking */                                                                     \
+    X(void, , shmem_set_lock, (long *lock), symh_set_lock, (lock))                                \
+    X(void, , shmem_clear_lock, (long *lock), symh_clear_lock, (lock))                            \
+    X(int, return, shmem_test_lock, (long *lock), symh_test_lock, (lock))                         \
+    /* deprecated (OpenSHMEM 1.5 Annex F), still supported */                                     \
+    X(int, return, _my_pe, (void), symh_my_pe, ())                                                \
+    X(int, return, _num_pes, (void), symh_n_pes, ())                                              \
+    X(void *, return, shmalloc, (size_t size), symh_malloc, (size))                               \
+    X(void, , shfree, (void *ptr), symh_free, (ptr))                                              \
+    X(void *, return, shrealloc, (void *ptr, size_t size), symh_realloc, (ptr, size))             \
+    X(void *, return, shmemalign, (size_t alignment, size_t size), pshmem_align,                  \
+      (alignment, size))                                                                          \
+    X(void, , shmem_clear_cache_inv, (void), (void)0, )                                           \
+    X(void, , shmem_set_cache_inv, (void), (void)0, )                                             \
+    X(void, , shmem_clear_cache_line_inv, (void *dest), (void), (dest))                           \
+    X(void, , shmem_set_cache_line_inv, (void *dest), (void), (dest))                             \
+    X(void, , shmem_udcflush, (void), (void)0, )                                                  \
+    X(void, , shmem_udcflush_line, (void *dest), (void), (dest))
+SYMH_SHMEM_ROUTINES(SYMH_SHMEM_ROUTINE_)
 
 /* ---- how the typed families are generated ----------------------------------------------------
- * DEF(FN, P, SP, CP, CA, NAME, TYPE) defines one family for one type: FN(P, NAME, SUFFIX) names
- * each function (SYMH_SHMEM_TNAME_: shmem_long_put, shmem_ctx_long_put; SYMH_SHMEM_GNAME_: the
- * C++ overload shmem_put), SP is the symh_ prefix it forwards to, CP the context parameter and CA
- * the context argument (both empty in the plain form). */
-#define SYMH_SHMEM_TNAME_(P, NAME, S) P##_##NAME##S
-#define SYMH_SHMEM_GNAME_(P, NAME, S) shmem##S
-#define SYMH_SHMEM_FORMS_(DEF, FN, NAME, TYPE) \
-    DEF(FN, shmem, symh, (), (), NAME, TYPE)   \
-    DEF(FN, shmem_ctx, symh_ctx, (shmem_ctx_t ctx, ), (ctx, ), NAME, TYPE)
+ * DEF(E, P, SP, CP, CA, NAME, TYPE) generates one family for one type: each routine as
+ * E(R, RET, P, NAME, S, PARAMS, TARGET, ARGS), named P_NAME_S (shmem_long_put,
+ * shmem_ctx_long_put) and forwarding to TARGET (symh_long_put); CP is the context parameter and
+ * CA the context argument (both empty in the plain form). E is SYMH_SHMEM_T_ (the routine
+ * itself, as above) or, in C++, SYMH_SHMEM_G_ (the overload of the generic name, shmem_put, that
+ * calls it). */
+#define SYMH_SHMEM_T_(R, RET, P, NAME, S, PARAMS, TARGET, ARGS) \
+    SYMH_SHMEM_ROUTINE_(R, RET, P##_##NAME##S, PARAMS, TARGET, ARGS)
+#define SYMH_SHMEM_G_(R, RET, P, NAME, S, PARAMS, TARGET, ARGS) \
+    static inline R shmem##S PARAMS                             \
+    {                                                           \
+        return P##_##NAME##S ARGS;                              \
+    }
+#define SYMH_SHMEM_FORMS_(DEF, E, NAME, TYPE) \
+    DEF(E, shmem, symh, (), (), NAME, TYPE)   \
+    DEF(E, shmem_ctx, symh_ctx, (shmem_ctx_t ctx, ), (ctx, ), NAME, TYPE)
 
-/* ---- RMA ------------------------------------------------------------------------------------- */
-#define SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, NAME, TYPE, S)                           \
-    static inline void FN(P, NAME, S)(SYMH_UNPAREN_ CP TYPE * dest, const TYPE *source, \
-                                      size_t nelems, int pe)                            \
-    {                                                                                   \
-        SP##_##NAME##S(SYMH_UNPAREN_ CA dest, source, nelems, pe);                      \
-    }
-#define SYMH_SHMEM_RMA_STRIDED_ONE_(FN, P, SP, CP, CA, NAME, TYPE, S)                      \
-    static inline void FN(P, NAME, S)(SYMH_UNPAREN_ CP TYPE * dest, const TYPE *source,    \
-                                      ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) \
-    {                                                                                      \
-        SP##_##NAME##S(SYMH_UNPAREN_ CA dest, source, dst, sst, nelems, pe);               \
-    }
-#define SYMH_SHMEM_RMA_DEF_(FN, P, SP, CP, CA, NAME, TYPE)                               \
-    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _put)                             \
-    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _get)                             \
-    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _put_nbi)                         \
-    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _get_nbi)                         \
-    SYMH_SHMEM_RMA_STRIDED_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _iput)                    \
-    SYMH_SHMEM_RMA_STRIDED_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _iget)                    \
-    static inline void FN(P, NAME, _p)(SYMH_UNPAREN_ CP TYPE * dest, TYPE value, int pe) \
-    {                                                                                    \
-        SP##_##NAME##_p(SYMH_UNPAREN_ CA dest, value, pe);                               \
-    }                                                                                    \
-    static inline TYPE FN(P, NAME, _g)(SYMH_UNPAREN_ CP const TYPE *source, int pe)      \
-    {                                                                                    \
-        return SP##_##NAME##_g(SYMH_UNPAREN_ CA source, pe);                             \
-    }
-#define SYMH_SHMEM_RMA_T_(NAME, TYPE) \
-    SYMH_SHMEM_FORMS_(SYMH_SHMEM_RMA_DEF_, SYMH_SHMEM_TNAME_, NAME, TYPE)
-SYMH_RMA_TYPES(SYMH_SHMEM_RMA_T_)
-#undef SYMH_SHMEM_RMA_T_
-
-/* putmem/getmem and the sized forms putSIZE/getSIZE/iputSIZE/igetSIZE (no C11 generic): NAME is
- * the routine's name, the suffix what follows it. */
-#define SYMH_SHMEM_MEM_DEF_(FN, P, SP, CP, CA, UNUSED, TYPE)   \
-    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, putmem, void, )     \
-    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, getmem, void, )     \
-    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, putmem, void, _nbi) \
-    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, getmem, void, _nbi)
-SYMH_SHMEM_FORMS_(SYMH_SHMEM_MEM_DEF_, SYMH_SHMEM_TNAME_, mem, void)
-#undef SYMH_SHMEM_MEM_DEF_
-#define SYMH_SHMEM_SIZED_DEF_(FN, P, SP, CP, CA, BITS, UNUSED)         \
-    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, put##BITS, void, )          \
-    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, get##BITS, void, )          \
-    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, put##BITS, void, _nbi)      \
-    SYMH_SHMEM_RMA_ONE_(FN, P, SP, CP, CA, get##BITS, void, _nbi)      \
-    SYMH_SHMEM_RMA_STRIDED_ONE_(FN, P, SP, CP, CA, iput##BITS, void, ) \
-    SYMH_SHMEM_RMA_STRIDED_ONE_(FN, P, SP, CP, CA, iget##BITS, void, )
-#define SYMH_SHMEM_SIZED_T_(BITS) \
-    SYMH_SHMEM_FORMS_(SYMH_SHMEM_SIZED_DEF_, SYMH_SHMEM_TNAME_, BITS, void)
-SYMH_RMA_SIZES(SYMH_SHMEM_SIZED_T_)
-#undef SYMH_SHMEM_SIZED_T_
-#undef SYMH_SHMEM_SIZED_DEF_
+/* ---- the routine tables of <symheap/rma.h>: RMA, point-to-point, atomics ---------------------
+ * Each row X(P, CP, CA, NAME, TYPE, KIND, OP, R, S, PARAMS, ARGS) over prefix shmem: routine
+ * P_NAME_S over its symh_ twin (SYMH_SHMEM_SYMH_P(NAME S)), `return` when KIND is VALUE. */
+#define SYMH_SHMEM_SYMH_shmem(N)     symh_##N
+#define SYMH_SHMEM_SYMH_shmem_ctx(N) symh_ctx_##N
+#define SYMH_SHMEM_RET_VOID
+#define SYMH_SHMEM_RET_VALUE return
+#define SYMH_SHMEM_TABLE_(P, CP, CA, NAME, TYPE, KIND, OP, R, S, PARAMS, ARGS)                 \
+    SYMH_SHMEM_ROUTINE_(R, SYMH_SHMEM_RET_##KIND, P##_##NAME##S,                               \
+                        (SYMH_UNPAREN_ CP SYMH_UNPAREN_ PARAMS), SYMH_SHMEM_SYMH_##P(NAME##S), \
+                        (SYMH_UNPAREN_ CA SYMH_UNPAREN_ ARGS))
+SYMH_RMA_FOR_EACH(SYMH_SHMEM_TABLE_, shmem, shmem_ctx_t)
+SYMH_P2P_FOR_EACH(SYMH_SHMEM_TABLE_, shmem)
 
 /* ---- signaling operations -------------------------------------------------------------------- */
-#define SYMH_SHMEM_SIGNAL_ONE_(FN, P, SP, CP, CA, NAME, TYPE, S)                             \
-    static inline void FN(P, NAME, S)(SYMH_UNPAREN_ CP TYPE * dest, const TYPE *source,      \
-                                      size_t nelems, uint64_t *sig_addr, uint64_t signal,    \
-                                      int sig_op, int pe)                                    \
-    {                                                                                        \
-        SP##_##NAME##S(SYMH_UNPAREN_ CA dest, source, nelems, sig_addr, signal, sig_op, pe); \
-    }
-#define SYMH_SHMEM_SIGNAL_DEF_(FN, P, SP, CP, CA, NAME, TYPE)          \
-    SYMH_SHMEM_SIGNAL_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _put_signal) \
-    SYMH_SHMEM_SIGNAL_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _put_signal_nbi)
+#define SYMH_SHMEM_SIGNAL_ONE_(E, P, SP, CP, CA, NAME, TYPE, S)                             \
+    E(void, , P, NAME, S,                                                                   \
+      (SYMH_UNPAREN_ CP TYPE * dest, const TYPE *source, size_t nelems, uint64_t *sig_addr, \
+       uint64_t signal, int sig_op, int pe),                                                \
+      SP##_##NAME##S, (SYMH_UNPAREN_ CA dest, source, nelems, sig_addr, signal, sig_op, pe))
+#define SYMH_SHMEM_SIGNAL_DEF_(E, P, SP, CP, CA, NAME, TYPE)          \
+    SYMH_SHMEM_SIGNAL_ONE_(E, P, SP, CP, CA, NAME, TYPE, _put_signal) \
+    SYMH_SHMEM_SIGNAL_ONE_(E, P, SP, CP, CA, NAME, TYPE, _put_signal_nbi)
 #define SYMH_SHMEM_SIGNAL_T_(NAME, TYPE) \
-    SYMH_SHMEM_FORMS_(SYMH_SHMEM_SIGNAL_DEF_, SYMH_SHMEM_TNAME_, NAME, TYPE)
+    SYMH_SHMEM_FORMS_(SYMH_SHMEM_SIGNAL_DEF_, SYMH_SHMEM_T_, NAME, TYPE)
 SYMH_RMA_TYPES(SYMH_SHMEM_SIGNAL_T_)
 #undef SYMH_SHMEM_SIGNAL_T_
-#define SYMH_SHMEM_SIGNAL_MEM_DEF_(FN, P, SP, CP, CA, UNUSED, TYPE)  \
-    SYMH_SHMEM_SIGNAL_ONE_(FN, P, SP, CP, CA, putmem, void, _signal) \
-    SYMH_SHMEM_SIGNAL_ONE_(FN, P, SP, CP, CA, putmem, void, _signal_nbi)
-SYMH_SHMEM_FORMS_(SYMH_SHMEM_SIGNAL_MEM_DEF_, SYMH_SHMEM_TNAME_, mem, void)
+#define SYMH_SHMEM_SIGNAL_MEM_DEF_(E, P, SP, CP, CA, UNUSED, TYPE)  \
+    SYMH_SHMEM_SIGNAL_ONE_(E, P, SP, CP, CA, putmem, void, _signal) \
+    SYMH_SHMEM_SIGNAL_ONE_(E, P, SP, CP, CA, putmem, void, _signal_nbi)
+SYMH_SHMEM_FORMS_(SYMH_SHMEM_SIGNAL_MEM_DEF_, SYMH_SHMEM_T_, mem, void)
 #undef SYMH_SHMEM_SIGNAL_MEM_DEF_
-#define SYMH_SHMEM_SIGNAL_SIZED_DEF_(FN, P, SP, CP, CA, BITS, UNUSED)   \
-    SYMH_SHMEM_SIGNAL_ONE_(FN, P, SP, CP, CA, put##BITS, void, _signal) \
-    SYMH_SHMEM_SIGNAL_ONE_(FN, P, SP, CP, CA, put##BITS, void, _signal_nbi)
+#define SYMH_SHMEM_SIGNAL_SIZED_DEF_(E, P, SP, CP, CA, BITS, UNUSED)   \
+    SYMH_SHMEM_SIGNAL_ONE_(E, P, SP, CP, CA, put##BITS, void, _signal) \
+    SYMH_SHMEM_SIGNAL_ONE_(E, P, SP, CP, CA, put##BITS, void, _signal_nbi)
 #define SYMH_SHMEM_SIGNAL_SIZED_T_(BITS) \
-    SYMH_SHMEM_FORMS_(SYMH_SHMEM_SIGNAL_SIZED_DEF_, SYMH_SHMEM_TNAME_, BITS, void)
+    SYMH_SHMEM_FORMS_(SYMH_SHMEM_SIGNAL_SIZED_DEF_, SYMH_SHMEM_T_, BITS, void)
 SYMH_RMA_SIZES(SYMH_SHMEM_SIGNAL_SIZED_T_)
 #undef SYMH_SHMEM_SIGNAL_SIZED_T_
 #undef SYMH_SHMEM_SIGNAL_SIZED_DEF_
 
-static inline uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
-{
-    return symh_signal_fetch(sig_addr);
-}
-static inline uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
-{
-    return symh_signal_wait_until(sig_addr, cmp, cmp_value);
-}
-
-/* ---- atomic memory operations ---------------------------------------------------------------- */
-/* One routine: R FN(P, NAME, S)(CP PARAMS) { return SP_NAME_S(CA ARGS); } with PARAMS and ARGS
- * in parentheses. */
-#define SYMH_SHMEM_AMO_ONE_(FN, P, SP, CP, CA, NAME, R, S, PARAMS, ARGS)  \
-    static inline R FN(P, NAME, S)(SYMH_UNPAREN_ CP SYMH_UNPAREN_ PARAMS) \
-    {                                                                     \
-        return SP##_##NAME##S(SYMH_UNPAREN_ CA SYMH_UNPAREN_ ARGS);       \
-    }
-/* The same for a routine returning nothing (ISO C forbids `return f();` there). */
-#define SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, S, PARAMS, ARGS)       \
-    static inline void FN(P, NAME, S)(SYMH_UNPAREN_ CP SYMH_UNPAREN_ PARAMS) \
-    {                                                                        \
-        SP##_##NAME##S(SYMH_UNPAREN_ CA SYMH_UNPAREN_ ARGS);                 \
-    }
-#define SYMH_SHMEM_AMO_FETCH_SET_SWAP_(FN, P, SP, CP, CA, NAME, TYPE)                             \
-    SYMH_SHMEM_AMO_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _atomic_fetch,                             \
-                        (const TYPE *source, int pe), (source, pe))                               \
-    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_set, (TYPE * dest, TYPE value, int pe), \
-                         (dest, value, pe))                                                       \
-    SYMH_SHMEM_AMO_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _atomic_swap,                              \
-                        (TYPE * dest, TYPE value, int pe), (dest, value, pe))                     \
-    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_fetch_nbi,                              \
-                         (TYPE * fetch, const TYPE *source, int pe), (fetch, source, pe))         \
-    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_swap_nbi,                               \
-                         (TYPE * fetch, TYPE * dest, TYPE value, int pe),                         \
-                         (fetch, dest, value, pe))
-#define SYMH_SHMEM_AMO_STANDARD_(FN, P, SP, CP, CA, NAME, TYPE)                                   \
-    SYMH_SHMEM_AMO_FETCH_SET_SWAP_(FN, P, SP, CP, CA, NAME, TYPE)                                 \
-    SYMH_SHMEM_AMO_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _atomic_compare_swap,                      \
-                        (TYPE * dest, TYPE cond, TYPE value, int pe), (dest, cond, value, pe))    \
-    SYMH_SHMEM_AMO_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _atomic_fetch_inc, (TYPE * dest, int pe),  \
-                        (dest, pe))                                                               \
-    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_inc, (TYPE * dest, int pe), (dest, pe)) \
-    SYMH_SHMEM_AMO_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _atomic_fetch_add,                         \
-                        (TYPE * dest, TYPE value, int pe), (dest, value, pe))                     \
-    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_add, (TYPE * dest, TYPE value, int pe), \
-                         (dest, value, pe))                                                       \
-    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_compare_swap_nbi,                       \
-                         (TYPE * fetch, TYPE * dest, TYPE cond, TYPE value, int pe),              \
-                         (fetch, dest, cond, value, pe))                                          \
-    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_fetch_inc_nbi,                          \
-                         (TYPE * fetch, TYPE * dest, int pe), (fetch, dest, pe))                  \
-    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_fetch_add_nbi,                          \
-                         (TYPE * fetch, TYPE * dest, TYPE value, int pe),                         \
-                         (fetch, dest, value, pe))
-#define SYMH_SHMEM_AMO_BITWISE_ONE_(FN, P, SP, CP, CA, NAME, TYPE, OP)                             \
-    SYMH_SHMEM_AMO_ONE_(FN, P, SP, CP, CA, NAME, TYPE, _atomic_fetch_##OP,                         \
-                        (TYPE * dest, TYPE value, int pe), (dest, value, pe))                      \
-    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_##OP, (TYPE * dest, TYPE value, int pe), \
-                         (dest, value, pe))                                                        \
-    SYMH_SHMEM_AMO_VOID_(FN, P, SP, CP, CA, NAME, _atomic_fetch_##OP##_nbi,                        \
-                         (TYPE * fetch, TYPE * dest, TYPE value, int pe),                          \
-                         (fetch, dest, value, pe))
-#define SYMH_SHMEM_AMO_BITWISE_(FN, P, SP, CP, CA, NAME, TYPE)      \
-    SYMH_SHMEM_AMO_BITWISE_ONE_(FN, P, SP, CP, CA, NAME, TYPE, and) \
-    SYMH_SHMEM_AMO_BITWISE_ONE_(FN, P, SP, CP, CA, NAME, TYPE, or)  \
-    SYMH_SHMEM_AMO_BITWISE_ONE_(FN, P, SP, CP, CA, NAME, TYPE, xor)
-#define SYMH_SHMEM_AMO_STANDARD_T_(NAME, TYPE) \
-    SYMH_SHMEM_FORMS_(SYMH_SHMEM_AMO_STANDARD_, SYMH_SHMEM_TNAME_, NAME, TYPE)
-#define SYMH_SHMEM_AMO_EXTENDED_T_(NAME, TYPE) \
-    SYMH_SHMEM_FORMS_(SYMH_SHMEM_AMO_FETCH_SET_SWAP_, SYMH_SHMEM_TNAME_, NAME, TYPE)
-#define SYMH_SHMEM_AMO_BITWISE_T_(NAME, TYPE) \
-    SYMH_SHMEM_FORMS_(SYMH_SHMEM_AMO_BITWISE_, SYMH_SHMEM_TNAME_, NAME, TYPE)
-SYMH_AMO_STANDARD_TYPES(SYMH_SHMEM_AMO_STANDARD_T_)
-SYMH_AMO_EXTENDED_TYPES(SYMH_SHMEM_AMO_EXTENDED_T_)
-SYMH_AMO_BITWISE_TYPES(SYMH_SHMEM_AMO_BITWISE_T_)
-#undef SYMH_SHMEM_AMO_STANDARD_T_
-#undef SYMH_SHMEM_AMO_EXTENDED_T_
-#undef SYMH_SHMEM_AMO_BITWISE_T_
-
-/* ---- memory ordering ------------------------------------------------------------------------- */
-static inline void shmem_fence(void)
-{
-    symh_fence();
-}
-static inline void shmem_quiet(void)
-{
-    symh_quiet();
-}
-static inline void shmem_ctx_fence(shmem_ctx_t ctx)
-{
-    symh_ctx_fence(ctx);
-}
-static inline void shmem_ctx_quiet(shmem_ctx_t ctx)
-{
-    symh_ctx_quiet(ctx);
-}
+/* The atomics and the typed team collectives (<symheap/coll.h>): aliases of their symh_ code
+ * (src/transport/tl_amo.c, src/collectives/coll_ops.c). */
+#define SYMH_SHMEM_ALIASED_ROW_(P, CP, CA, NAME, TYPE, KIND, OP, R, S, PARAMS, ARGS) \
+    SYMH_SHMEM_ALIASED_(R, , P##_##NAME##S, (SYMH_UNPAREN_ CP SYMH_UNPAREN_ PARAMS), , )
+SYMH_AMO_FOR_EACH(SYMH_SHMEM_ALIASED_ROW_, shmem, shmem_ctx_t)
+SYMH_COLL_FOR_EACH(SYMH_SHMEM_ALIASED_ROW_, shmem)
 
 /* ---- collectives over teams ------------------------------------------------------------------ */
-static inline void shmem_barrier_all(void)
-{
-    symh_barrier_all();
-}
-static inline void shmem_sync_all(void)
-{
-    symh_sync_all();
-}
-static inline int shmem_team_sync(shmem_team_t team)
-{
-    return symh_team_sync(team);
-}
-
-static inline int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source,
-                                     size_t nelems, int PE_root)
-{
-    return symh_broadcastmem(team, dest, source, nelems, PE_root);
-}
-static inline int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
-{
-    return symh_collectmem(team, dest, source, nelems);
-}
-static inline int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source,
-                                    size_t nelems)
-{
-    return symh_fcollectmem(team, dest, source, nelems);
-}
-static inline int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source,
-                                    size_t nelems)
-{
-    return symh_alltoallmem(team, dest, source, nelems);
-}
-static inline int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source,
-                                     ptrdiff_t dst, ptrdiff_t sst, size_t nelems)
-{
-    return symh_alltoallsmem(team, dest, source, dst, sst, nelems);
-}
-
-/* The team collectives: DEF(FN, NAME, TYPE) (no context form). */
-#define SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, S)                                              \
-    static inline int FN(shmem, NAME, S)(shmem_team_t team, TYPE * dest, const TYPE *source, \
-                                         size_t nelems)                                      \
-    {                                                                                        \
-        return symh_##NAME##S(team, dest, source, nelems);                                   \
-    }
-#define SYMH_SHMEM_COLL_DEF_(FN, NAME, TYPE)                                                      \
-    static inline int FN(shmem, NAME, _broadcast)(shmem_team_t team, TYPE * dest,                 \
-                                                  const TYPE *source, size_t nelems, int PE_root) \
-    {                                                                                             \
-        return symh_##NAME##_broadcast(team, dest, source, nelems, PE_root);                      \
-    }                                                                                             \
-    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _collect)                                                \
-    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _fcollect)                                               \
-    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _alltoall)                                               \
-    static inline int FN(shmem, NAME, _alltoalls)(shmem_team_t team, TYPE * dest,                 \
-                                                  const TYPE *source, ptrdiff_t dst,              \
-                                                  ptrdiff_t sst, size_t nelems)                   \
-    {                                                                                             \
-        return symh_##NAME##_alltoalls(team, dest, source, dst, sst, nelems);                     \
-    }
-#define SYMH_SHMEM_COLL_T_(NAME, TYPE) SYMH_SHMEM_COLL_DEF_(SYMH_SHMEM_TNAME_, NAME, TYPE)
-SYMH_RMA_TYPES(SYMH_SHMEM_COLL_T_)
-#undef SYMH_SHMEM_COLL_T_
-
-/* Reductions: shmem_TYPENAME_OP_reduce. */
-#define SYMH_SHMEM_REDUCE_BITWISE_DEF_(FN, NAME, TYPE) \
-    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _and_reduce)  \
-    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _or_reduce)   \
-    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _xor_reduce)
-#define SYMH_SHMEM_REDUCE_ARITH_DEF_(FN, NAME, TYPE)  \
-    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _sum_reduce) \
-    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _prod_reduce)
-#define SYMH_SHMEM_REDUCE_MINMAX_DEF_(FN, NAME, TYPE) \
-    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _max_reduce) \
-    SYMH_SHMEM_COLL_ONE_(FN, NAME, TYPE, _min_reduce) \
-    SYMH_SHMEM_REDUCE_ARITH_DEF_(FN, NAME, TYPE)
-#define SYMH_SHMEM_REDUCE_BITWISE_T_(NAME, TYPE) \
-    SYMH_SHMEM_REDUCE_BITWISE_DEF_(SYMH_SHMEM_TNAME_, NAME, TYPE)
-#define SYMH_SHMEM_REDUCE_MINMAX_T_(NAME, TYPE) \
-    SYMH_SHMEM_REDUCE_MINMAX_DEF_(SYMH_SHMEM_TNAME_, NAME, TYPE)
-#define SYMH_SHMEM_REDUCE_ARITH_T_(NAME, TYPE) \
-    SYMH_SHMEM_REDUCE_ARITH_DEF_(SYMH_SHMEM_TNAME_, NAME, TYPE)
-SYMH_REDUCE_BITWISE_TYPES(SYMH_SHMEM_REDUCE_BITWISE_T_)
-SYMH_REDUCE_MINMAX_TYPES(SYMH_SHMEM_REDUCE_MINMAX_T_)
-SYMH_REDUCE_COMPLEX_TYPES(SYMH_SHMEM_REDUCE_ARITH_T_)
-#undef SYMH_SHMEM_REDUCE_BITWISE_T_
-#undef SYMH_SHMEM_REDUCE_MINMAX_T_
-#undef SYMH_SHMEM_REDUCE_ARITH_T_
-
-/* ---- point-to-point synchronization ---------------------------------------------------------- */
-#define SYMH_SHMEM_P2P_ONE_(FN, NAME, R, S, PARAMS, ARGS)    \
-    static inline R FN(shmem, NAME, S)(SYMH_UNPAREN_ PARAMS) \
-    {                                                        \
-        return symh_##NAME##S(SYMH_UNPAREN_ ARGS);           \
-    }
-#define SYMH_SHMEM_P2P_VOID_(FN, NAME, S, PARAMS, ARGS)         \
-    static inline void FN(shmem, NAME, S)(SYMH_UNPAREN_ PARAMS) \
-    {                                                           \
-        symh_##NAME##S(SYMH_UNPAREN_ ARGS);                     \
-    }
-#define SYMH_SHMEM_P2P_DEF_(FN, NAME, TYPE)                                                        \
-    SYMH_SHMEM_P2P_VOID_(FN, NAME, _wait_until, (TYPE * ivar, int cmp, TYPE cmp_value),            \
-                         (ivar, cmp, cmp_value))                                                   \
-    SYMH_SHMEM_P2P_ONE_(FN, NAME, int, _test, (TYPE * ivar, int cmp, TYPE cmp_value),              \
-                        (ivar, cmp, cmp_value))                                                    \
-    SYMH_SHMEM_P2P_VOID_(                                                                          \
-        FN, NAME, _wait_until_all,                                                                 \
-        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value),                 \
-        (ivars, nelems, status, cmp, cmp_value))                                                   \
-    SYMH_SHMEM_P2P_ONE_(FN, NAME, size_t, _wait_until_any,                                         \
-                        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value), \
-                        (ivars, nelems, status, cmp, cmp_value))                                   \
-    SYMH_SHMEM_P2P_ONE_(FN, NAME, size_t, _wait_until_some,                                        \
-                        (TYPE * ivars, size_t nelems, size_t * indices, const int *status,         \
-                         int cmp, TYPE cmp_value),                                                 \
-                        (ivars, nelems, indices, status, cmp, cmp_value))                          \
-    SYMH_SHMEM_P2P_VOID_(                                                                          \
-        FN, NAME, _wait_until_all_vector,                                                          \
-        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE *cmp_values),               \
-        (ivars, nelems, status, cmp, cmp_values))                                                  \
-    SYMH_SHMEM_P2P_ONE_(                                                                           \
-        FN, NAME, size_t, _wait_until_any_vector,                                                  \
-        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE *cmp_values),               \
-        (ivars, nelems, status, cmp, cmp_values))                                                  \
-    SYMH_SHMEM_P2P_ONE_(FN, NAME, size_t, _wait_until_some_vector,                                 \
-                        (TYPE * ivars, size_t nelems, size_t * indices, const int *status,         \
-                         int cmp, TYPE *cmp_values),                                               \
-                        (ivars, nelems, indices, status, cmp, cmp_values))                         \
-    SYMH_SHMEM_P2P_ONE_(FN, NAME, int, _test_all,                                                  \
-                        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value), \
-                        (ivars, nelems, status, cmp, cmp_value))                                   \
-    SYMH_SHMEM_P2P_ONE_(FN, NAME, size_t, _test_any,                                               \
-                        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value), \
-                        (ivars, nelems, status, cmp, cmp_value))                                   \
-    SYMH_SHMEM_P2P_ONE_(FN, NAME, size_t, _test_some,                                              \
-                        (TYPE * ivars, size_t nelems, size_t * indices, const int *status,         \
-                         int cmp, TYPE cmp_value),                                                 \
-                        (ivars, nelems, indices, status, cmp, cmp_value))                          \
-    SYMH_SHMEM_P2P_ONE_(                                                                           \
-        FN, NAME, int, _test_all_vector,                                                           \
-        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE *cmp_values),               \
-        (ivars, nelems, status, cmp, cmp_values))                                                  \
-    SYMH_SHMEM_P2P_ONE_(                                                                           \
-        FN, NAME, size_t, _test_any_vector,                                                        \
-        (TYPE * ivars, size_t nelems, const int *status, int cmp, TYPE *cmp_values),               \
-        (ivars, nelems, status, cmp, cmp_values))                                                  \
-    SYMH_SHMEM_P2P_ONE_(FN, NAME, size_t, _test_some_vector,                                       \
-                        (TYPE * ivars, size_t nelems, size_t * indices, const int *status,         \
-                         int cmp, TYPE *cmp_values),                                               \
-                        (ivars, nelems, indices, status, cmp, cmp_values))
-#define SYMH_SHMEM_P2P_T_(NAME, TYPE) SYMH_SHMEM_P2P_DEF_(SYMH_SHMEM_TNAME_, NAME, TYPE)
-SYMH_P2P_TYPES(SYMH_SHMEM_P2P_T_)
-#undef SYMH_SHMEM_P2P_T_
-
-/* ---- distributed locking --------------------------------------------------------------------- */
-static inline void shmem_set_lock(long *lock)
-{
-    symh_set_lock(lock);
-}
-static inline void shmem_clear_lock(long *lock)
-{
-    symh_clear_lock(lock);
-}
-static inline int shmem_test_lock(long *lock)
-{
-    return symh_test_lock(lock);
-}
-
-/* ---- deprecated (OpenSHMEM 1.5 Annex F), still supported ------------------------------------- */
-static inline int _my_pe(void)
-{
-    return symh_my_pe();
-}
-static inline int _num_pes(void)
-{
-    return symh_n_pes();
-}
-static inline void *shmalloc(size_t size)
-{
-    return symh_malloc(size);
-}
-static inline void shfree(void *ptr)
-{
-    symh_free(ptr);
-}
-static inline void *shrealloc(void *ptr, size_t size)
-{
-    return symh_realloc(ptr, size);
-}
-static inline void *shmemalign(size_t alignment, size_t size)
-{
-    return shmem_align(alignment, size);
-}
-/* The cache routines: symheap's memory is cache coherent, there is nothing to do. */
-static inline void shmem_clear_cache_inv(void) {}
-static inline void shmem_set_cache_inv(void) {}
-static inline void shmem_clear_cache_line_inv(void *dest)
-{
-    (void)dest;
-}
-static inline void shmem_set_cache_line_inv(void *dest)
-{
-    (void)dest;
-}
-static inline void shmem_udcflush(void) {}
-static inline void shmem_udcflush_line(void *dest)
-{
-    (void)dest;
-}
+#define SYMH_SHMEM_ALIASED_T_(R, RET, P, NAME, S, PARAMS, TARGET, ARGS) \
+    SYMH_SHMEM_ALIASED_(R, RET, P##_##NAME##S, PARAMS, TARGET, ARGS)
+/* Reductions shmem_TYPENAME_OP_reduce: the reduction table of <symheap/coll.h>. */
+#define SYMH_SHMEM_REDUCE_(E, NAME, TYPE, OP)                               \
+    E(int, return, shmem, NAME, _##OP##_reduce,                             \
+      (shmem_team_t team, TYPE * dest, const TYPE *source, size_t nreduce), \
+      symh_##NAME##_##OP##_reduce, (team, dest, source, nreduce))
+#define SYMH_SHMEM_REDUCE_T_(NAME, TYPE, OP) \
+    SYMH_SHMEM_REDUCE_(SYMH_SHMEM_ALIASED_T_, NAME, TYPE, OP)
+SYMH_REDUCE_FOR_EACH(SYMH_SHMEM_REDUCE_T_)
+#undef SYMH_SHMEM_REDUCE_T_
 
 /* The atomics before 1.4 names: shmem_TYPENAME_fetch/set/swap (int, long, longlong, float,
  * double) and cswap/finc/inc/fadd/add (int, long, longlong). */
@@ -705,36 +375,30 @@ static inline void shmem_udcflush_line(void *dest)
     SYMH_SHMEM_OLD_AMO_TYPES(X)              \
     X(float, float)                          \
     X(double, double)
-#define SYMH_SHMEM_OLD_AMO_ONE_(FN, NAME, R, S, NEW, PARAMS, ARGS) \
-    static inline R FN(shmem, NAME, S)(SYMH_UNPAREN_ PARAMS)       \
-    {                                                              \
-        return symh_##NAME##NEW(SYMH_UNPAREN_ ARGS);               \
-    }
-#define SYMH_SHMEM_OLD_AMO_VOID_(FN, NAME, S, NEW, PARAMS, ARGS) \
-    static inline void FN(shmem, NAME, S)(SYMH_UNPAREN_ PARAMS)  \
-    {                                                            \
-        symh_##NAME##NEW(SYMH_UNPAREN_ ARGS);                    \
-    }
-#define SYMH_SHMEM_OLD_AMO_EXTENDED_DEF_(FN, NAME, TYPE)                                         \
-    SYMH_SHMEM_OLD_AMO_ONE_(FN, NAME, TYPE, _fetch, _atomic_fetch, (const TYPE *source, int pe), \
-                            (source, pe))                                                        \
-    SYMH_SHMEM_OLD_AMO_VOID_(FN, NAME, _set, _atomic_set, (TYPE * dest, TYPE value, int pe),     \
-                             (dest, value, pe))                                                  \
-    SYMH_SHMEM_OLD_AMO_ONE_(FN, NAME, TYPE, _swap, _atomic_swap,                                 \
-                            (TYPE * dest, TYPE value, int pe), (dest, value, pe))
-#define SYMH_SHMEM_OLD_AMO_DEF_(FN, NAME, TYPE)                                                    \
-    SYMH_SHMEM_OLD_AMO_ONE_(FN, NAME, TYPE, _cswap, _atomic_compare_swap,                          \
+#define SYMH_SHMEM_OLD_AMO_ONE_(E, NAME, R, S, NEW, PARAMS, ARGS) \
+    E(R, return, shmem, NAME, S, PARAMS, symh_##NAME##NEW, ARGS)
+#define SYMH_SHMEM_OLD_AMO_VOID_(E, NAME, S, NEW, PARAMS, ARGS) \
+    E(void, , shmem, NAME, S, PARAMS, symh_##NAME##NEW, ARGS)
+#define SYMH_SHMEM_OLD_AMO_EXTENDED_DEF_(E, NAME, TYPE)                                            \
+    SYMH_SHMEM_OLD_AMO_ONE_(E, NAME, TYPE, _fetch, _atomic_fetch, (const TYPE *source, int pe),    \
+                            (source, pe))                                                          \
+    SYMH_SHMEM_OLD_AMO_VOID_(E, NAME, _set, _atomic_set, (TYPE * dest, TYPE value, int pe),        \
+                             (dest, value, pe))                                                    \
+    SYMH_SHMEM_OLD_AMO_ONE_(E, NAME, TYPE, _swap, _atomic_swap, (TYPE * dest, TYPE value, int pe), \
+                            (dest, value, pe))
+#define SYMH_SHMEM_OLD_AMO_DEF_(E, NAME, TYPE)                                                     \
+    SYMH_SHMEM_OLD_AMO_ONE_(E, NAME, TYPE, _cswap, _atomic_compare_swap,                           \
                             (TYPE * dest, TYPE cond, TYPE value, int pe), (dest, cond, value, pe)) \
-    SYMH_SHMEM_OLD_AMO_ONE_(FN, NAME, TYPE, _finc, _atomic_fetch_inc, (TYPE * dest, int pe),       \
+    SYMH_SHMEM_OLD_AMO_ONE_(E, NAME, TYPE, _finc, _atomic_fetch_inc, (TYPE * dest, int pe),        \
                             (dest, pe))                                                            \
-    SYMH_SHMEM_OLD_AMO_VOID_(FN, NAME, _inc, _atomic_inc, (TYPE * dest, int pe), (dest, pe))       \
-    SYMH_SHMEM_OLD_AMO_ONE_(FN, NAME, TYPE, _fadd, _atomic_fetch_add,                              \
+    SYMH_SHMEM_OLD_AMO_VOID_(E, NAME, _inc, _atomic_inc, (TYPE * dest, int pe), (dest, pe))        \
+    SYMH_SHMEM_OLD_AMO_ONE_(E, NAME, TYPE, _fadd, _atomic_fetch_add,                               \
                             (TYPE * dest, TYPE value, int pe), (dest, value, pe))                  \
-    SYMH_SHMEM_OLD_AMO_VOID_(FN, NAME, _add, _atomic_add, (TYPE * dest, TYPE value, int pe),       \
+    SYMH_SHMEM_OLD_AMO_VOID_(E, NAME, _add, _atomic_add, (TYPE * dest, TYPE value, int pe),        \
                              (dest, value, pe))
-#define SYMH_SHMEM_OLD_AMO_T_(NAME, TYPE) SYMH_SHMEM_OLD_AMO_DEF_(SYMH_SHMEM_TNAME_, NAME, TYPE)
+#define SYMH_SHMEM_OLD_AMO_T_(NAME, TYPE) SYMH_SHMEM_OLD_AMO_DEF_(SYMH_SHMEM_T_, NAME, TYPE)
 #define SYMH_SHMEM_OLD_AMO_EXTENDED_T_(NAME, TYPE) \
-    SYMH_SHMEM_OLD_AMO_EXTENDED_DEF_(SYMH_SHMEM_TNAME_, NAME, TYPE)
+    SYMH_SHMEM_OLD_AMO_EXTENDED_DEF_(SYMH_SHMEM_T_, NAME, TYPE)
 SYMH_SHMEM_OLD_AMO_TYPES(SYMH_SHMEM_OLD_AMO_T_)
 SYMH_SHMEM_OLD_AMO_EXTENDED_TYPES(SYMH_SHMEM_OLD_AMO_EXTENDED_T_)
 #undef SYMH_SHMEM_OLD_AMO_T_
@@ -746,12 +410,10 @@ SYMH_SHMEM_OLD_AMO_EXTENDED_TYPES(SYMH_SHMEM_OLD_AMO_EXTENDED_T_)
     X(int, int)                      \
     X(long, long)                    \
     X(longlong, long long)
-#define SYMH_SHMEM_OLD_WAIT_DEF_(FN, NAME, TYPE)                           \
-    static inline void FN(shmem, NAME, _wait)(TYPE * ivar, TYPE cmp_value) \
-    {                                                                      \
-        symh_##NAME##_wait_until(ivar, SYMH_CMP_NE, cmp_value);            \
-    }
-#define SYMH_SHMEM_OLD_WAIT_T_(NAME, TYPE) SYMH_SHMEM_OLD_WAIT_DEF_(SYMH_SHMEM_TNAME_, NAME, TYPE)
+#define SYMH_SHMEM_OLD_WAIT_DEF_(E, NAME, TYPE)                                            \
+    E(void, , shmem, NAME, _wait, (TYPE * ivar, TYPE cmp_value), symh_##NAME##_wait_until, \
+      (ivar, SYMH_CMP_NE, cmp_value))
+#define SYMH_SHMEM_OLD_WAIT_T_(NAME, TYPE) SYMH_SHMEM_OLD_WAIT_DEF_(SYMH_SHMEM_T_, NAME, TYPE)
 SYMH_SHMEM_OLD_WAIT_TYPES(SYMH_SHMEM_OLD_WAIT_T_)
 #undef SYMH_SHMEM_OLD_WAIT_T_
 
@@ -769,6 +431,18 @@ SYMH_END_C_DECLS
  * int64_t of the bitwise reductions). On the LP64 targets symheap builds for, int8_t .. int64_t
  * are signed char, short, int and long, and uint8_t .. uint64_t, size_t and ptrdiff_t their
  * unsigned and signed twins. X(NAME, TYPE, A, B) passes two arguments through. */
+#define SYMH_SHMEM_GEN_INT_TYPES(X, A, B) \
+    X(int, int, A, B)                     \
+    X(long, long, A, B)                   \
+    X(longlong, long long, A, B)
+#define SYMH_SHMEM_GEN_AMO_UNSIGNED_TYPES(X, A, B) \
+    X(uint, unsigned int, A, B)                    \
+    X(ulong, unsigned long, A, B)                  \
+    X(ulonglong, unsigned long long, A, B)
+#define SYMH_SHMEM_GEN_UNSIGNED_TYPES(X, A, B) \
+    X(uchar, unsigned char, A, B)              \
+    X(ushort, unsigned short, A, B)            \
+    SYMH_SHMEM_GEN_AMO_UNSIGNED_TYPES(X, A, B)
 #define SYMH_SHMEM_GEN_RMA_TYPES(X, A, B) \
     X(float, float, A, B)                 \
     X(double, double, A, B)               \
@@ -776,26 +450,14 @@ SYMH_END_C_DECLS
     X(char, char, A, B)                   \
     X(schar, signed char, A, B)           \
     X(short, short, A, B)                 \
-    X(int, int, A, B)                     \
-    X(long, long, A, B)                   \
-    X(longlong, long long, A, B)          \
-    X(uchar, unsigned char, A, B)         \
-    X(ushort, unsigned short, A, B)       \
-    X(uint, unsigned int, A, B)           \
-    X(ulong, unsigned long, A, B)         \
-    X(ulonglong, unsigned long long, A, B)
-#define SYMH_SHMEM_GEN_AMO_UNSIGNED_TYPES(X, A, B) \
-    X(uint, unsigned int, A, B)                    \
-    X(ulong, unsigned long, A, B)                  \
-    X(ulonglong, unsigned long long, A, B)
+    SYMH_SHMEM_GEN_INT_TYPES(X, A, B)     \
+    SYMH_SHMEM_GEN_UNSIGNED_TYPES(X, A, B)
 #define SYMH_SHMEM_GEN_AMO_BITWISE_TYPES(X, A, B) \
     SYMH_SHMEM_GEN_AMO_UNSIGNED_TYPES(X, A, B)    \
     X(int32, int32_t, A, B)                       \
     X(int64, int64_t, A, B)
 #define SYMH_SHMEM_GEN_AMO_STANDARD_TYPES(X, A, B) \
-    X(int, int, A, B)                              \
-    X(long, long, A, B)                            \
-    X(longlong, long long, A, B)                   \
+    SYMH_SHMEM_GEN_INT_TYPES(X, A, B)              \
     SYMH_SHMEM_GEN_AMO_UNSIGNED_TYPES(X, A, B)
 #define SYMH_SHMEM_GEN_AMO_FLOAT_TYPES(X, A, B) \
     X(float, float, A, B)                       \
@@ -805,46 +467,22 @@ SYMH_END_C_DECLS
     SYMH_SHMEM_GEN_AMO_FLOAT_TYPES(X, A, B)
 #define SYMH_SHMEM_GEN_P2P_TYPES(X, A, B) \
     X(short, short, A, B)                 \
-    X(int, int, A, B)                     \
-    X(long, long, A, B)                   \
-    X(longlong, long long, A, B)          \
+    SYMH_SHMEM_GEN_INT_TYPES(X, A, B)     \
     X(ushort, unsigned short, A, B)       \
-    X(uint, unsigned int, A, B)           \
-    X(ulong, unsigned long, A, B)         \
-    X(ulonglong, unsigned long long, A, B)
+    SYMH_SHMEM_GEN_AMO_UNSIGNED_TYPES(X, A, B)
 #define SYMH_SHMEM_GEN_REDUCE_BITWISE_TYPES(X, A, B) \
-    X(uchar, unsigned char, A, B)                    \
-    X(ushort, unsigned short, A, B)                  \
-    X(uint, unsigned int, A, B)                      \
-    X(ulong, unsigned long, A, B)                    \
-    X(ulonglong, unsigned long long, A, B)           \
+    SYMH_SHMEM_GEN_UNSIGNED_TYPES(X, A, B)           \
     X(int8, int8_t, A, B)                            \
     X(int16, int16_t, A, B)                          \
     X(int32, int32_t, A, B)                          \
     X(int64, int64_t, A, B)
-#define SYMH_SHMEM_GEN_REDUCE_MINMAX_TYPES(X, A, B) \
-    X(char, char, A, B)                             \
-    X(schar, signed char, A, B)                     \
-    X(short, short, A, B)                           \
-    X(int, int, A, B)                               \
-    X(long, long, A, B)                             \
-    X(longlong, long long, A, B)                    \
-    X(uchar, unsigned char, A, B)                   \
-    X(ushort, unsigned short, A, B)                 \
-    X(uint, unsigned int, A, B)                     \
-    X(ulong, unsigned long, A, B)                   \
-    X(ulonglong, unsigned long long, A, B)          \
-    X(float, float, A, B)                           \
-    X(double, double, A, B)                         \
-    X(longdouble, long double, A, B)
+/* max, min, sum, prod: the standard RMA types. */
+#define SYMH_SHMEM_GEN_REDUCE_MINMAX_TYPES(X, A, B) SYMH_SHMEM_GEN_RMA_TYPES(X, A, B)
 /* sum and prod only (std::complex in C++). */
 #define SYMH_SHMEM_GEN_REDUCE_COMPLEX_TYPES(X, A, B) \
     X(complexd, SYMH_COMPLEXD, A, B)                 \
     X(complexf, SYMH_COMPLEXF, A, B)
-#define SYMH_SHMEM_GEN_OLD_AMO_TYPES(X, A, B) \
-    X(int, int, A, B)                         \
-    X(long, long, A, B)                       \
-    X(longlong, long long, A, B)
+#define SYMH_SHMEM_GEN_OLD_AMO_TYPES(X, A, B) SYMH_SHMEM_GEN_INT_TYPES(X, A, B)
 #define SYMH_SHMEM_GEN_OLD_AMO_FLOAT_TYPES(X, A, B) \
     X(float, float, A, B)                           \
     X(double, double, A, B)
@@ -853,31 +491,46 @@ SYMH_END_C_DECLS
     SYMH_SHMEM_GEN_OLD_AMO_FLOAT_TYPES(X, A, B)
 
 #if defined(__cplusplus)
-/* C++: overloads of the generic names, generated by the same DEF macros as the typed routines
- * (FN SYMH_SHMEM_GNAME_). */
+/* C++: overloads of the generic names, generated by the same DEF macros and tables as the typed
+ * routines (E SYMH_SHMEM_G_); each calls its typed routine, so a profiling library sees it. */
 #define SYMH_SHMEM_CXX_CTX_(NAME, TYPE, DEF, UNUSED) \
-    SYMH_SHMEM_FORMS_(DEF, SYMH_SHMEM_GNAME_, NAME, TYPE)
-#define SYMH_SHMEM_CXX_ONE_(NAME, TYPE, DEF, UNUSED) DEF(SYMH_SHMEM_GNAME_, NAME, TYPE)
+    SYMH_SHMEM_FORMS_(DEF, SYMH_SHMEM_G_, NAME, TYPE)
+#define SYMH_SHMEM_CXX_ONE_(NAME, TYPE, DEF, UNUSED) DEF(SYMH_SHMEM_G_, NAME, TYPE)
+#define SYMH_SHMEM_CXX_ROW_(P, CP, CA, NAME, TYPE, KIND, OP, R, S, PARAMS, ARGS)    \
+    SYMH_SHMEM_G_(R, return, P, NAME, S, (SYMH_UNPAREN_ CP SYMH_UNPAREN_ PARAMS), , \
+                  (SYMH_UNPAREN_ CA SYMH_UNPAREN_ ARGS))
+#define SYMH_SHMEM_CXX_FAMILY_(NAME, TYPE, ROUTINES, UNUSED) \
+    ROUTINES(SYMH_SHMEM_CXX_ROW_, shmem, (), (), NAME, TYPE) \
+    ROUTINES(SYMH_SHMEM_CXX_ROW_, shmem_ctx, (shmem_ctx_t ctx, ), (ctx, ), NAME, TYPE)
+#define SYMH_SHMEM_CXX_PLAIN_FAMILY_(NAME, TYPE, ROUTINES, UNUSED) \
+    ROUTINES(SYMH_SHMEM_CXX_ROW_, shmem, (), (), NAME, TYPE)
+#define SYMH_SHMEM_CXX_REDUCE_(NAME, TYPE, OP) SYMH_SHMEM_REDUCE_(SYMH_SHMEM_G_, NAME, TYPE, OP)
+#define SYMH_SHMEM_CXX_REDUCE_EACH_(NAME, TYPE, EACH, UNUSED) \
+    EACH(NAME, TYPE, SYMH_SHMEM_CXX_REDUCE_)
 extern "C++" {
-SYMH_SHMEM_GEN_RMA_TYPES(SYMH_SHMEM_CXX_CTX_, SYMH_SHMEM_RMA_DEF_, ~)
+SYMH_SHMEM_GEN_RMA_TYPES(SYMH_SHMEM_CXX_FAMILY_, SYMH_RMA_ROUTINES, ~)
 SYMH_SHMEM_GEN_RMA_TYPES(SYMH_SHMEM_CXX_CTX_, SYMH_SHMEM_SIGNAL_DEF_, ~)
-SYMH_SHMEM_GEN_AMO_STANDARD_TYPES(SYMH_SHMEM_CXX_CTX_, SYMH_SHMEM_AMO_STANDARD_, ~)
-SYMH_SHMEM_GEN_AMO_FLOAT_TYPES(SYMH_SHMEM_CXX_CTX_, SYMH_SHMEM_AMO_FETCH_SET_SWAP_, ~)
-SYMH_SHMEM_GEN_AMO_BITWISE_TYPES(SYMH_SHMEM_CXX_CTX_, SYMH_SHMEM_AMO_BITWISE_, ~)
-SYMH_SHMEM_GEN_RMA_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_COLL_DEF_, ~)
-SYMH_SHMEM_GEN_REDUCE_BITWISE_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_REDUCE_BITWISE_DEF_, ~)
-SYMH_SHMEM_GEN_REDUCE_MINMAX_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_REDUCE_MINMAX_DEF_, ~)
-SYMH_SHMEM_GEN_REDUCE_COMPLEX_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_REDUCE_ARITH_DEF_, ~)
-SYMH_SHMEM_GEN_P2P_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_P2P_DEF_, ~)
+SYMH_SHMEM_GEN_AMO_STANDARD_TYPES(SYMH_SHMEM_CXX_FAMILY_, SYMH_AMO_STANDARD_ROUTINES, ~)
+SYMH_SHMEM_GEN_AMO_FLOAT_TYPES(SYMH_SHMEM_CXX_FAMILY_, SYMH_AMO_FETCH_SET_SWAP_ROUTINES, ~)
+SYMH_SHMEM_GEN_AMO_BITWISE_TYPES(SYMH_SHMEM_CXX_FAMILY_, SYMH_AMO_BITWISE_ROUTINES, ~)
+SYMH_SHMEM_GEN_RMA_TYPES(SYMH_SHMEM_CXX_PLAIN_FAMILY_, SYMH_COLL_ROUTINES, ~)
+SYMH_SHMEM_GEN_REDUCE_BITWISE_TYPES(SYMH_SHMEM_CXX_REDUCE_EACH_, SYMH_REDUCE_EACH_BITWISE_, ~)
+SYMH_SHMEM_GEN_REDUCE_MINMAX_TYPES(SYMH_SHMEM_CXX_REDUCE_EACH_, SYMH_REDUCE_EACH_MINMAX_, ~)
+SYMH_SHMEM_GEN_REDUCE_COMPLEX_TYPES(SYMH_SHMEM_CXX_REDUCE_EACH_, SYMH_REDUCE_EACH_ARITH_, ~)
+SYMH_SHMEM_GEN_P2P_TYPES(SYMH_SHMEM_CXX_PLAIN_FAMILY_, SYMH_P2P_ROUTINES, ~)
 SYMH_SHMEM_GEN_OLD_AMO_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_OLD_AMO_DEF_, ~)
 SYMH_SHMEM_GEN_OLD_AMO_EXTENDED_TYPES(SYMH_SHMEM_CXX_ONE_, SYMH_SHMEM_OLD_AMO_EXTENDED_DEF_, ~)
-#define SYMH_SHMEM_CXX_OLD_WAIT_(NAME, TYPE) SYMH_SHMEM_OLD_WAIT_DEF_(SYMH_SHMEM_GNAME_, NAME, TYPE)
+#define SYMH_SHMEM_CXX_OLD_WAIT_(NAME, TYPE)                  \
+    static inline void shmem_wait(TYPE *ivar, TYPE cmp_value) \
+    {                                                         \
+        shmem_##NAME##_wait(ivar, cmp_value);                 \
+    }
 SYMH_SHMEM_OLD_WAIT_TYPES(SYMH_SHMEM_CXX_OLD_WAIT_)
 #undef SYMH_SHMEM_CXX_OLD_WAIT_
 /* shmem_sync: the team form, and the deprecated active-set form (a barrier satisfies it). */
 static inline int shmem_sync(shmem_team_t team)
 {
-    return symh_team_sync(team);
+    return shmem_team_sync(team);
 }
 static inline void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
@@ -886,6 +539,11 @@ static inline void shmem_sync(int PE_start, int logPE_stride, int PE_size, long 
 }
 #undef SYMH_SHMEM_CXX_CTX_
 #undef SYMH_SHMEM_CXX_ONE_
+#undef SYMH_SHMEM_CXX_ROW_
+#undef SYMH_SHMEM_CXX_FAMILY_
+#undef SYMH_SHMEM_CXX_PLAIN_FAMILY_
+#undef SYMH_SHMEM_CXX_REDUCE_
+#undef SYMH_SHMEM_CXX_REDUCE_EACH_
 
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 /* C11: _Generic over the pointer argument that carries the type (the destination, or the source

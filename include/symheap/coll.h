@@ -46,19 +46,26 @@ SYMH_API int symh_alltoallmem(symh_team_t team, void *dest, const void *source, 
 SYMH_API int symh_alltoallsmem(symh_team_t team, void *dest, const void *source, ptrdiff_t dst,
                                ptrdiff_t sst, size_t nelems);
 
-#define SYMH_COLL_DECLARE(NAME, TYPE)                                                      \
-    SYMH_API int symh_##NAME##_broadcast(symh_team_t team, TYPE *dest, const TYPE *source, \
-                                         size_t nelems, int PE_root);                      \
-    SYMH_API int symh_##NAME##_collect(symh_team_t team, TYPE *dest, const TYPE *source,   \
-                                       size_t nelems);                                     \
-    SYMH_API int symh_##NAME##_fcollect(symh_team_t team, TYPE *dest, const TYPE *source,  \
-                                        size_t nelems);                                    \
-    SYMH_API int symh_##NAME##_alltoall(symh_team_t team, TYPE *dest, const TYPE *source,  \
-                                        size_t nelems);                                    \
-    SYMH_API int symh_##NAME##_alltoalls(symh_team_t team, TYPE *dest, const TYPE *source, \
-                                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
-SYMH_RMA_TYPES(SYMH_COLL_DECLARE)
-#undef SYMH_COLL_DECLARE
+/* The typed routines: a routine table (<symheap/rma.h> "The routine tables"; KIND for the
+ * library's definitions, src/collectives/coll_ops.c) over SYMH_RMA_TYPES, plain form only. */
+#define SYMH_COLL_ROUTINE_(X, P, CP, CA, NAME, TYPE, KIND, S)             \
+    X(P, CP, CA, NAME, TYPE, KIND, , int, S,                              \
+      (symh_team_t team, TYPE * dest, const TYPE *source, size_t nelems), \
+      (team, dest, source, nelems))
+#define SYMH_COLL_ROUTINES(X, P, CP, CA, NAME, TYPE)                                    \
+    X(P, CP, CA, NAME, TYPE, BROADCAST, , int, _broadcast,                              \
+      (symh_team_t team, TYPE * dest, const TYPE *source, size_t nelems, int PE_root),  \
+      (team, dest, source, nelems, PE_root))                                            \
+    SYMH_COLL_ROUTINE_(X, P, CP, CA, NAME, TYPE, COLLECT, _collect)                     \
+    SYMH_COLL_ROUTINE_(X, P, CP, CA, NAME, TYPE, FCOLLECT, _fcollect)                   \
+    SYMH_COLL_ROUTINE_(X, P, CP, CA, NAME, TYPE, ALLTOALL, _alltoall)                   \
+    X(P, CP, CA, NAME, TYPE, ALLTOALLS, , int, _alltoalls,                              \
+      (symh_team_t team, TYPE * dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, \
+       size_t nelems),                                                                  \
+      (team, dest, source, dst, sst, nelems))
+#define SYMH_COLL_FOR_EACH(X, PFX) \
+    SYMH_RMA_TYPES_A(SYMH_TABLE_PLAIN_, (X, PFX, ~, SYMH_COLL_ROUTINES))
+SYMH_COLL_FOR_EACH(SYMH_ROUTINE_DECLARE_, symh)
 
 /* ---- reductions ------------------------------------------------------------------------------
  * symh_TYPENAME_OP_reduce: dest[k] = source[k] of team PE 0 OP ... OP source[k] of the last PE,
@@ -68,80 +75,62 @@ SYMH_RMA_TYPES(SYMH_COLL_DECLARE)
  * each operation are OpenSHMEM 1.5's (the lists below). */
 
 /* and, or, xor */
-#define SYMH_REDUCE_BITWISE_TYPES(X) \
-    X(uchar, unsigned char)          \
-    X(ushort, unsigned short)        \
-    X(uint, unsigned int)            \
-    X(ulong, unsigned long)          \
-    X(ulonglong, unsigned long long) \
-    X(int8, int8_t)                  \
-    X(int16, int16_t)                \
-    X(int32, int32_t)                \
-    X(int64, int64_t)                \
-    X(uint8, uint8_t)                \
-    X(uint16, uint16_t)              \
-    X(uint32, uint32_t)              \
-    X(uint64, uint64_t)              \
-    X(size, size_t)
+#define SYMH_REDUCE_BITWISE_TYPES_A(X, A) \
+    X(uchar, unsigned char, A)            \
+    X(ushort, unsigned short, A)          \
+    X(int8, int8_t, A)                    \
+    X(int16, int16_t, A)                  \
+    X(uint8, uint8_t, A)                  \
+    X(uint16, uint16_t, A)                \
+    SYMH_AMO_BITWISE_TYPES_A(X, A)        \
+    X(size, size_t, A)
+#define SYMH_REDUCE_BITWISE_TYPES(X) SYMH_REDUCE_BITWISE_TYPES_A(SYMH_TYPE_, X)
 
-/* max, min; and sum, prod (which add the complex types below in C) */
-#define SYMH_REDUCE_MINMAX_TYPES(X)  \
-    X(char, char)                    \
-    X(schar, signed char)            \
-    X(short, short)                  \
-    X(int, int)                      \
-    X(long, long)                    \
-    X(longlong, long long)           \
-    X(ptrdiff, ptrdiff_t)            \
-    X(uchar, unsigned char)          \
-    X(ushort, unsigned short)        \
-    X(uint, unsigned int)            \
-    X(ulong, unsigned long)          \
-    X(ulonglong, unsigned long long) \
-    X(int8, int8_t)                  \
-    X(int16, int16_t)                \
-    X(int32, int32_t)                \
-    X(int64, int64_t)                \
-    X(uint8, uint8_t)                \
-    X(uint16, uint16_t)              \
-    X(uint32, uint32_t)              \
-    X(uint64, uint64_t)              \
-    X(size, size_t)                  \
-    X(float, float)                  \
-    X(double, double)                \
-    X(longdouble, long double)
+/* max, min; and sum, prod (which add the complex types below in C): the standard RMA types */
+#define SYMH_REDUCE_MINMAX_TYPES_A(X, A) SYMH_RMA_TYPES_A(X, A)
+#define SYMH_REDUCE_MINMAX_TYPES(X)      SYMH_REDUCE_MINMAX_TYPES_A(SYMH_TYPE_, X)
 
 /* sum and prod only. */
-#define SYMH_REDUCE_COMPLEX_TYPES(X) \
-    X(complexd, SYMH_COMPLEXD)       \
-    X(complexf, SYMH_COMPLEXF)
+#define SYMH_REDUCE_COMPLEX_TYPES_A(X, A) \
+    X(complexd, SYMH_COMPLEXD, A)         \
+    X(complexf, SYMH_COMPLEXF, A)
+#define SYMH_REDUCE_COMPLEX_TYPES(X) SYMH_REDUCE_COMPLEX_TYPES_A(SYMH_TYPE_, X)
 
 /* The operations of each type list: X(OP) */
 #define SYMH_REDUCE_BITWISE_OPS(X) X(and) X(or) X(xor)
 #define SYMH_REDUCE_MINMAX_OPS(X)  X(max) X(min)
 #define SYMH_REDUCE_ARITH_OPS(X)   X(sum) X(prod)
 
+/* Each operation as a C expression. */
+#define SYMH_REDUCE_OP_and(a, b)  ((a) & (b))
+#define SYMH_REDUCE_OP_or(a, b)   ((a) | (b))
+#define SYMH_REDUCE_OP_xor(a, b)  ((a) ^ (b))
+#define SYMH_REDUCE_OP_max(a, b)  ((a) > (b) ? (a) : (b))
+#define SYMH_REDUCE_OP_min(a, b)  ((a) < (b) ? (a) : (b))
+#define SYMH_REDUCE_OP_sum(a, b)  ((a) + (b))
+#define SYMH_REDUCE_OP_prod(a, b) ((a) * (b))
+
+/* The one table of the reductions: X(NAME, TYPE, OP) once per operation of each type, for the
+ * type lists given (symheap's: SYMH_REDUCE_FOR_EACH; <shmem.h>'s deprecated _to_all routines
+ * take fewer types). symheap's declarations below, the library's definitions
+ * (src/collectives/coll_ops.c, src/shmem/shmem_reduce.c) and <shmem.h>'s are expanded from it. */
+#define SYMH_REDUCE_TABLE(X, BITWISE_TYPES_A, MINMAX_TYPES_A, COMPLEX_TYPES_A) \
+    BITWISE_TYPES_A(SYMH_REDUCE_EACH_BITWISE_, X)                              \
+    MINMAX_TYPES_A(SYMH_REDUCE_EACH_MINMAX_, X)                                \
+    COMPLEX_TYPES_A(SYMH_REDUCE_EACH_ARITH_, X)
+#define SYMH_REDUCE_EACH_BITWISE_(NAME, TYPE, X) \
+    X(NAME, TYPE, and) X(NAME, TYPE, or) X(NAME, TYPE, xor)
+#define SYMH_REDUCE_EACH_ARITH_(NAME, TYPE, X) X(NAME, TYPE, sum) X(NAME, TYPE, prod)
+#define SYMH_REDUCE_EACH_MINMAX_(NAME, TYPE, X) \
+    X(NAME, TYPE, max) X(NAME, TYPE, min) SYMH_REDUCE_EACH_ARITH_(NAME, TYPE, X)
+#define SYMH_REDUCE_FOR_EACH(X)                                                   \
+    SYMH_REDUCE_TABLE(X, SYMH_REDUCE_BITWISE_TYPES_A, SYMH_REDUCE_MINMAX_TYPES_A, \
+                      SYMH_REDUCE_COMPLEX_TYPES_A)
+
 #define SYMH_REDUCE_DECLARE_OP(NAME, TYPE, OP)                                                 \
     SYMH_API int symh_##NAME##_##OP##_reduce(symh_team_t team, TYPE *dest, const TYPE *source, \
                                              size_t nreduce);
-#define SYMH_REDUCE_DECLARE_BITWISE(NAME, TYPE) \
-    SYMH_REDUCE_DECLARE_OP(NAME, TYPE, and)     \
-    SYMH_REDUCE_DECLARE_OP(NAME, TYPE, or)      \
-    SYMH_REDUCE_DECLARE_OP(NAME, TYPE, xor)
-#define SYMH_REDUCE_DECLARE_MINMAX(NAME, TYPE) \
-    SYMH_REDUCE_DECLARE_OP(NAME, TYPE, max)    \
-    SYMH_REDUCE_DECLARE_OP(NAME, TYPE, min)    \
-    SYMH_REDUCE_DECLARE_OP(NAME, TYPE, sum)    \
-    SYMH_REDUCE_DECLARE_OP(NAME, TYPE, prod)
-#define SYMH_REDUCE_DECLARE_ARITH(NAME, TYPE) \
-    SYMH_REDUCE_DECLARE_OP(NAME, TYPE, sum)   \
-    SYMH_REDUCE_DECLARE_OP(NAME, TYPE, prod)
-SYMH_REDUCE_BITWISE_TYPES(SYMH_REDUCE_DECLARE_BITWISE)
-SYMH_REDUCE_MINMAX_TYPES(SYMH_REDUCE_DECLARE_MINMAX)
-SYMH_REDUCE_COMPLEX_TYPES(SYMH_REDUCE_DECLARE_ARITH)
-#undef SYMH_REDUCE_DECLARE_BITWISE
-#undef SYMH_REDUCE_DECLARE_MINMAX
-#undef SYMH_REDUCE_DECLARE_ARITH
+SYMH_REDUCE_FOR_EACH(SYMH_REDUCE_DECLARE_OP)
 #undef SYMH_REDUCE_DECLARE_OP
 
 SYMH_END_C_DECLS

@@ -1133,46 +1133,32 @@ int symh_alltoallsmem(symh_team_t team, void *dest, const void *source, ptrdiff_
     return symh_coll_alltoalls(&d, team, dest, source, dst, sst, nelems);
 }
 
-#define SYMH_COLL_DEFINE(NAME, TYPE)                                                             \
-    int symh_##NAME##_broadcast(symh_team_t team, TYPE *dest, const TYPE *source, size_t nelems, \
-                                int PE_root)                                                     \
-    {                                                                                            \
-        SYMH_COLL_DESC(d, SYMH_COLL_K_BROADCAST, SYMH_COLL_T_##NAME, 0, sizeof(TYPE), NULL);     \
-        return symh_coll_broadcast(&d, team, dest, source, nelems, PE_root);                     \
-    }                                                                                            \
-    int symh_##NAME##_collect(symh_team_t team, TYPE *dest, const TYPE *source, size_t nelems)   \
-    {                                                                                            \
-        SYMH_COLL_DESC(d, SYMH_COLL_K_COLLECT, SYMH_COLL_T_##NAME, 0, sizeof(TYPE), NULL);       \
-        return symh_coll_collect(&d, team, dest, source, nelems);                                \
-    }                                                                                            \
-    int symh_##NAME##_fcollect(symh_team_t team, TYPE *dest, const TYPE *source, size_t nelems)  \
-    {                                                                                            \
-        SYMH_COLL_DESC(d, SYMH_COLL_K_FCOLLECT, SYMH_COLL_T_##NAME, 0, sizeof(TYPE), NULL);      \
-        return symh_coll_fcollect(&d, team, dest, source, nelems);                               \
-    }                                                                                            \
-    int symh_##NAME##_alltoall(symh_team_t team, TYPE *dest, const TYPE *source, size_t nelems)  \
-    {                                                                                            \
-        SYMH_COLL_DESC(d, SYMH_COLL_K_ALLTOALL, SYMH_COLL_T_##NAME, 0, sizeof(TYPE), NULL);      \
-        return symh_coll_alltoalls(&d, team, dest, source, 1, 1, nelems);                        \
-    }                                                                                            \
-    int symh_##NAME##_alltoalls(symh_team_t team, TYPE *dest, const TYPE *source, ptrdiff_t dst, \
-                                ptrdiff_t sst, size_t nelems)                                    \
-    {                                                                                            \
-        SYMH_COLL_DESC(d, SYMH_COLL_K_ALLTOALLS, SYMH_COLL_T_##NAME, 0, sizeof(TYPE), NULL);     \
-        return symh_coll_alltoalls(&d, team, dest, source, dst, sst, nelems);                    \
+/* Each typed collective of the table (SYMH_COLL_FOR_EACH, <symheap/coll.h>) with its OpenSHMEM
+ * names (SYMH_SHMEM_ALIASES_symh, <symheap/rma.h>). The body of each KIND; the argument names
+ * are the table's. */
+#define SYMH_COLL_BODY_(NAME, TYPE, K, CALL)                                           \
+    {                                                                                  \
+        SYMH_COLL_DESC(d, SYMH_COLL_K_##K, SYMH_COLL_T_##NAME, 0, sizeof(TYPE), NULL); \
+        return CALL;                                                                   \
     }
-SYMH_RMA_TYPES(SYMH_COLL_DEFINE)
-#undef SYMH_COLL_DEFINE
+#define SYMH_COLL_BODY_BROADCAST(NAME, TYPE) \
+    SYMH_COLL_BODY_(NAME, TYPE, BROADCAST,   \
+                    symh_coll_broadcast(&d, team, dest, source, nelems, PE_root))
+#define SYMH_COLL_BODY_COLLECT(NAME, TYPE) \
+    SYMH_COLL_BODY_(NAME, TYPE, COLLECT, symh_coll_collect(&d, team, dest, source, nelems))
+#define SYMH_COLL_BODY_FCOLLECT(NAME, TYPE) \
+    SYMH_COLL_BODY_(NAME, TYPE, FCOLLECT, symh_coll_fcollect(&d, team, dest, source, nelems))
+#define SYMH_COLL_BODY_ALLTOALL(NAME, TYPE) \
+    SYMH_COLL_BODY_(NAME, TYPE, ALLTOALL, symh_coll_alltoalls(&d, team, dest, source, 1, 1, nelems))
+#define SYMH_COLL_BODY_ALLTOALLS(NAME, TYPE) \
+    SYMH_COLL_BODY_(NAME, TYPE, ALLTOALLS,   \
+                    symh_coll_alltoalls(&d, team, dest, source, dst, sst, nelems))
+#define SYMH_COLL_DEFINE(P, CP, CA, NAME, TYPE, KIND, OP, R, S, PARAMS, ARGS) \
+    R P##_##NAME##S PARAMS SYMH_COLL_BODY_##KIND(NAME, TYPE) SYMH_SHMEM_ALIASES_symh(NAME##S)
+SYMH_COLL_FOR_EACH(SYMH_COLL_DEFINE, symh)
 
-/* The combining functions, one per (type, operation): acc[i] = acc[i] OP in[i]. */
-#define SYMH_COLL_OP_and(a, b)  ((a) & (b))
-#define SYMH_COLL_OP_or(a, b)   ((a) | (b))
-#define SYMH_COLL_OP_xor(a, b)  ((a) ^ (b))
-#define SYMH_COLL_OP_max(a, b)  ((a) > (b) ? (a) : (b))
-#define SYMH_COLL_OP_min(a, b)  ((a) < (b) ? (a) : (b))
-#define SYMH_COLL_OP_sum(a, b)  ((a) + (b))
-#define SYMH_COLL_OP_prod(a, b) ((a) * (b))
-
+/* The combining functions, one per (type, operation): acc[i] = acc[i] OP in[i]. Each reduction
+ * also gets its OpenSHMEM names (SYMH_SHMEM_ALIASES_symh, <symheap/rma.h>). */
 #define SYMH_COLL_REDUCE_OP(NAME, TYPE, OP)                                                       \
     static void symh_coll_combine_##NAME##_##OP(void *acc, const void *in, size_t n)              \
     {                                                                                             \
@@ -1181,7 +1167,7 @@ SYMH_RMA_TYPES(SYMH_COLL_DEFINE)
         size_t i;                                                                                 \
                                                                                                   \
         for (i = 0; i < n; ++i)                                                                   \
-            a[i] = (TYPE)SYMH_COLL_OP_##OP(a[i], b[i]);                                           \
+            a[i] = (TYPE)SYMH_REDUCE_OP_##OP(a[i], b[i]);                                         \
     }                                                                                             \
     int symh_##NAME##_##OP##_reduce(symh_team_t team, TYPE *dest, const TYPE *source,             \
                                     size_t nreduce)                                               \
@@ -1189,19 +1175,6 @@ SYMH_RMA_TYPES(SYMH_COLL_DEFINE)
         SYMH_COLL_DESC(d, SYMH_COLL_K_REDUCE, SYMH_COLL_T_##NAME, SYMH_COLL_R_##OP, sizeof(TYPE), \
                        symh_coll_combine_##NAME##_##OP);                                          \
         return symh_coll_reduce(&d, team, dest, source, nreduce);                                 \
-    }
-#define SYMH_COLL_REDUCE_BITWISE(NAME, TYPE) \
-    SYMH_COLL_REDUCE_OP(NAME, TYPE, and)     \
-    SYMH_COLL_REDUCE_OP(NAME, TYPE, or)      \
-    SYMH_COLL_REDUCE_OP(NAME, TYPE, xor)
-#define SYMH_COLL_REDUCE_MINMAX(NAME, TYPE) \
-    SYMH_COLL_REDUCE_OP(NAME, TYPE, max)    \
-    SYMH_COLL_REDUCE_OP(NAME, TYPE, min)    \
-    SYMH_COLL_REDUCE_OP(NAME, TYPE, sum)    \
-    SYMH_COLL_REDUCE_OP(NAME, TYPE, prod)
-#define SYMH_COLL_REDUCE_ARITH(NAME, TYPE) \
-    SYMH_COLL_REDUCE_OP(NAME, TYPE, sum)   \
-    SYMH_COLL_REDUCE_OP(NAME, TYPE, prod)
-SYMH_REDUCE_BITWISE_TYPES(SYMH_COLL_REDUCE_BITWISE)
-SYMH_REDUCE_MINMAX_TYPES(SYMH_COLL_REDUCE_MINMAX)
-SYMH_REDUCE_COMPLEX_TYPES(SYMH_COLL_REDUCE_ARITH)
+    }                                                                                             \
+    SYMH_SHMEM_ALIASES_symh(NAME##_##OP##_reduce)
+SYMH_REDUCE_FOR_EACH(SYMH_COLL_REDUCE_OP)

@@ -119,15 +119,17 @@ void symh_shmem_set_barrier(const symh_shmem_set_t *set, long *pSync)
     symh_quiet();
 }
 
-void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
+void pshmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     symh_shmem_set_t set;
 
-    if (symh_shmem_set_init(__func__, PE_start, logPE_stride, PE_size, pSync, &set) != SYMH_OK)
+    if (symh_shmem_set_init("shmem_barrier", PE_start, logPE_stride, PE_size, pSync, &set) !=
+        SYMH_OK)
         return;
     symh_shmem_set_barrier(&set, pSync);
     symh_status_set(SYMH_OK);
 }
+SYMH_SHMEM_WEAK_(shmem_barrier);
 
 /* The signal word of the data collectives. pSync is long; uint64_t is unsigned long on the
  * LP64 targets symheap builds for, the same object type up to sign. */
@@ -279,38 +281,43 @@ static void symh_shmem_alltoall(const char *func, void *dest, const void *source
     symh_shmem_wait_senders(pSync, set.size - 1);
 }
 
-#define SYMH_SHMEM_ACTIVE_SET_DEFINE(BITS)                                                       \
-    void shmem_broadcast##BITS(void *dest, const void *source, size_t nelems, int PE_root,       \
-                               int PE_start, int logPE_stride, int PE_size, long *pSync)         \
-    {                                                                                            \
-        symh_shmem_broadcast(__func__, dest, source, nelems, BITS / 8, PE_root, PE_start,        \
-                             logPE_stride, PE_size, pSync);                                      \
-    }                                                                                            \
-    void shmem_collect##BITS(void *dest, const void *source, size_t nelems, int PE_start,        \
-                             int logPE_stride, int PE_size, long *pSync)                         \
-    {                                                                                            \
-        symh_shmem_collect(__func__, dest, source, nelems, BITS / 8, 0, PE_start, logPE_stride,  \
-                           PE_size, pSync);                                                      \
-    }                                                                                            \
-    void shmem_fcollect##BITS(void *dest, const void *source, size_t nelems, int PE_start,       \
-                              int logPE_stride, int PE_size, long *pSync)                        \
-    {                                                                                            \
-        symh_shmem_collect(__func__, dest, source, nelems, BITS / 8, 1, PE_start, logPE_stride,  \
-                           PE_size, pSync);                                                      \
-    }                                                                                            \
-    void shmem_alltoall##BITS(void *dest, const void *source, size_t nelems, int PE_start,       \
-                              int logPE_stride, int PE_size, long *pSync)                        \
-    {                                                                                            \
-        symh_shmem_alltoall(__func__, dest, source, 1, 1, nelems, BITS / 8, NULL, PE_start,      \
-                            logPE_stride, PE_size, pSync);                                       \
-    }                                                                                            \
-    void shmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,     \
-                               size_t nelems, int PE_start, int logPE_stride, int PE_size,       \
-                               long *pSync)                                                      \
-    {                                                                                            \
-        symh_shmem_alltoall(__func__, dest, source, dst, sst, nelems, BITS / 8, symh_iput##BITS, \
-                            PE_start, logPE_stride, PE_size, pSync);                             \
-    }
+#define SYMH_SHMEM_ACTIVE_SET_DEFINE(BITS)                                                      \
+    void pshmem_broadcast##BITS(void *dest, const void *source, size_t nelems, int PE_root,     \
+                                int PE_start, int logPE_stride, int PE_size, long *pSync)       \
+    {                                                                                           \
+        symh_shmem_broadcast("shmem_broadcast" #BITS, dest, source, nelems, BITS / 8, PE_root,  \
+                             PE_start, logPE_stride, PE_size, pSync);                           \
+    }                                                                                           \
+    void pshmem_collect##BITS(void *dest, const void *source, size_t nelems, int PE_start,      \
+                              int logPE_stride, int PE_size, long *pSync)                       \
+    {                                                                                           \
+        symh_shmem_collect("shmem_collect" #BITS, dest, source, nelems, BITS / 8, 0, PE_start,  \
+                           logPE_stride, PE_size, pSync);                                       \
+    }                                                                                           \
+    void pshmem_fcollect##BITS(void *dest, const void *source, size_t nelems, int PE_start,     \
+                               int logPE_stride, int PE_size, long *pSync)                      \
+    {                                                                                           \
+        symh_shmem_collect("shmem_fcollect" #BITS, dest, source, nelems, BITS / 8, 1, PE_start, \
+                           logPE_stride, PE_size, pSync);                                       \
+    }                                                                                           \
+    void pshmem_alltoall##BITS(void *dest, const void *source, size_t nelems, int PE_start,     \
+                               int logPE_stride, int PE_size, long *pSync)                      \
+    {                                                                                           \
+        symh_shmem_alltoall("shmem_alltoall" #BITS, dest, source, 1, 1, nelems, BITS / 8, NULL, \
+                            PE_start, logPE_stride, PE_size, pSync);                            \
+    }                                                                                           \
+    void pshmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,   \
+                                size_t nelems, int PE_start, int logPE_stride, int PE_size,     \
+                                long *pSync)                                                    \
+    {                                                                                           \
+        symh_shmem_alltoall("shmem_alltoalls" #BITS, dest, source, dst, sst, nelems, BITS / 8,  \
+                            symh_iput##BITS, PE_start, logPE_stride, PE_size, pSync);           \
+    }                                                                                           \
+    SYMH_SHMEM_WEAK_(shmem_broadcast##BITS);                                                    \
+    SYMH_SHMEM_WEAK_(shmem_collect##BITS);                                                      \
+    SYMH_SHMEM_WEAK_(shmem_fcollect##BITS);                                                     \
+    SYMH_SHMEM_WEAK_(shmem_alltoall##BITS);                                                     \
+    SYMH_SHMEM_WEAK_(shmem_alltoalls##BITS);
 SYMH_SHMEM_ACTIVE_SET_DEFINE(32)
 SYMH_SHMEM_ACTIVE_SET_DEFINE(64)
 #undef SYMH_SHMEM_ACTIVE_SET_DEFINE

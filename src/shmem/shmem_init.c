@@ -17,7 +17,7 @@ static void symh_shmem_exit_finalize(void)
         symh_finalize();
 }
 
-void start_pes(int npes)
+void pstart_pes(int npes)
 {
     static int exit_registered;
 
@@ -32,8 +32,9 @@ void start_pes(int npes)
     if (!exit_registered && atexit(symh_shmem_exit_finalize) == 0)
         exit_registered = 1;
 }
+SYMH_SHMEM_WEAK_(start_pes);
 
-void *shmem_align(size_t alignment, size_t size)
+void *pshmem_align(size_t alignment, size_t size)
 {
     /* OpenSHMEM takes any power of two; the default alignment (128 bytes) satisfies one below
      * sizeof(void *), which symh_align refuses. The rest, size 0 and bad alignments included,
@@ -42,8 +43,9 @@ void *shmem_align(size_t alignment, size_t size)
         alignment = sizeof(void *);
     return symh_align(alignment, size);
 }
+SYMH_SHMEM_WEAK_(shmem_align);
 
-void shmem_info_get_version(int *major, int *minor)
+void pshmem_info_get_version(int *major, int *minor)
 {
     if (major == NULL || minor == NULL) {
         symh_error("shmem_info_get_version: %s is NULL", major == NULL ? "major" : "minor");
@@ -54,3 +56,4 @@ void shmem_info_get_version(int *major, int *minor)
     *minor = 5;
     symh_status_set(SYMH_OK);
 }
+SYMH_SHMEM_WEAK_(shmem_info_get_version);

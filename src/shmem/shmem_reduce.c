@@ -91,14 +91,7 @@ static void symh_shmem_reduce(const symh_shmem_reduce_op_t *op, void *dest, cons
     symh_status_set(SYMH_OK);
 }
 
-#define SYMH_SHMEM_OP_and(a, b)  ((a) & (b))
-#define SYMH_SHMEM_OP_or(a, b)   ((a) | (b))
-#define SYMH_SHMEM_OP_xor(a, b)  ((a) ^ (b))
-#define SYMH_SHMEM_OP_max(a, b)  ((a) > (b) ? (a) : (b))
-#define SYMH_SHMEM_OP_min(a, b)  ((a) < (b) ? (a) : (b))
-#define SYMH_SHMEM_OP_sum(a, b)  ((a) + (b))
-#define SYMH_SHMEM_OP_prod(a, b) ((a) * (b))
-
+/* Each _to_all routine of the reduction table (SYMH_SHMEM_TO_ALL_FOR_EACH, <shmem.h>). */
 #define SYMH_SHMEM_TO_ALL_DEFINE(NAME, TYPE, OP)                                                   \
     static void symh_shmem_fold_##NAME##_##OP(void *acc, const void *in, size_t n)                 \
     {                                                                                              \
@@ -107,29 +100,16 @@ static void symh_shmem_reduce(const symh_shmem_reduce_op_t *op, void *dest, cons
         size_t k;                                                                                  \
                                                                                                    \
         for (k = 0; k < n; ++k)                                                                    \
-            a[k] = (TYPE)SYMH_SHMEM_OP_##OP(a[k], b[k]);                                           \
+            a[k] = (TYPE)SYMH_REDUCE_OP_##OP(a[k], b[k]);                                          \
     }                                                                                              \
-    void shmem_##NAME##_##OP##_to_all(TYPE *dest, const TYPE *source, int nreduce, int PE_start,   \
-                                      int logPE_stride, int PE_size, TYPE *pWrk, long *pSync)      \
+    void pshmem_##NAME##_##OP##_to_all(TYPE *dest, const TYPE *source, int nreduce, int PE_start,  \
+                                       int logPE_stride, int PE_size, TYPE *pWrk, long *pSync)     \
     {                                                                                              \
         static const symh_shmem_reduce_op_t op = { "shmem_" #NAME "_" #OP "_to_all", sizeof(TYPE), \
                                                    symh_shmem_fold_##NAME##_##OP };                \
                                                                                                    \
         (void)pWrk;                                                                                \
         symh_shmem_reduce(&op, dest, source, nreduce, PE_start, logPE_stride, PE_size, pSync);     \
-    }
-#define SYMH_SHMEM_TO_ALL_DEFINE_BITWISE(NAME, TYPE) \
-    SYMH_SHMEM_TO_ALL_DEFINE(NAME, TYPE, and)        \
-    SYMH_SHMEM_TO_ALL_DEFINE(NAME, TYPE, or)         \
-    SYMH_SHMEM_TO_ALL_DEFINE(NAME, TYPE, xor)
-#define SYMH_SHMEM_TO_ALL_DEFINE_MINMAX(NAME, TYPE) \
-    SYMH_SHMEM_TO_ALL_DEFINE(NAME, TYPE, max)       \
-    SYMH_SHMEM_TO_ALL_DEFINE(NAME, TYPE, min)       \
-    SYMH_SHMEM_TO_ALL_DEFINE(NAME, TYPE, sum)       \
-    SYMH_SHMEM_TO_ALL_DEFINE(NAME, TYPE, prod)
-#define SYMH_SHMEM_TO_ALL_DEFINE_ARITH(NAME, TYPE) \
-    SYMH_SHMEM_TO_ALL_DEFINE(NAME, TYPE, sum)      \
-    SYMH_SHMEM_TO_ALL_DEFINE(NAME, TYPE, prod)
-SYMH_SHMEM_TO_ALL_BITWISE_TYPES(SYMH_SHMEM_TO_ALL_DEFINE_BITWISE)
-SYMH_SHMEM_TO_ALL_MINMAX_TYPES(SYMH_SHMEM_TO_ALL_DEFINE_MINMAX)
-SYMH_SHMEM_TO_ALL_COMPLEX_TYPES(SYMH_SHMEM_TO_ALL_DEFINE_ARITH)
+    }                                                                                              \
+    SYMH_SHMEM_WEAK_(shmem_##NAME##_##OP##_to_all);
+SYMH_SHMEM_TO_ALL_FOR_EACH(SYMH_SHMEM_TO_ALL_DEFINE)

@@ -52,109 +52,6 @@ SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_LOCK_FREE)
         remote = (TYPE *)mapped_;                                                                  \
     } while (0)
 
-/* Each entry point is defined twice, plain and with a context (SYMH_TL_CTX_FORMS, tl_ctx.h). */
-/* fetch, set, swap: the generic builtins, which take float and double as well. */
-#define SYMH_TL_AMO_FETCH_SET_SWAP(P, CP, C, NAME, TYPE)                                         \
-    TYPE P##_##NAME##_atomic_fetch(SYMH_UNPAREN_ CP const TYPE *source, int pe)                  \
-    {                                                                                            \
-        TYPE *remote, result = 0;                                                                \
-                                                                                                 \
-        SYMH_TL_AMO_TARGET(remote, C, TYPE, "source", source, pe, 0, SYMH_TL_AMO_FETCH, NULL,    \
-                           NULL, &result, result);                                               \
-        __atomic_load(remote, &result, __ATOMIC_SEQ_CST);                                        \
-        symh_status_set(SYMH_OK);                                                                \
-        return result;                                                                           \
-    }                                                                                            \
-    void P##_##NAME##_atomic_set(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe)                \
-    {                                                                                            \
-        TYPE *remote;                                                                            \
-                                                                                                 \
-        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, , SYMH_TL_AMO_SET, &value, NULL,   \
-                           NULL, );                                                              \
-        __atomic_store(remote, &value, __ATOMIC_SEQ_CST);                                        \
-        symh_status_set(SYMH_OK);                                                                \
-    }                                                                                            \
-    TYPE P##_##NAME##_atomic_swap(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe)               \
-    {                                                                                            \
-        TYPE *remote, result = 0;                                                                \
-                                                                                                 \
-        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, 0, SYMH_TL_AMO_SWAP, &value, NULL, \
-                           &result, result);                                                     \
-        __atomic_exchange(remote, &value, &result, __ATOMIC_SEQ_CST);                            \
-        symh_status_set(SYMH_OK);                                                                \
-        return result;                                                                           \
-    }
-
-/* One read-modify-write returning the old value (FETCH) or nothing. */
-#define SYMH_TL_AMO_RMW(P, CP, C, NAME, TYPE, OP, BUILTIN, OPCODE)                              \
-    TYPE P##_##NAME##_atomic_fetch_##OP(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe)        \
-    {                                                                                           \
-        TYPE *remote, result = 0;                                                               \
-                                                                                                \
-        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, 0, OPCODE, &value, NULL, &result, \
-                           result);                                                             \
-        result = BUILTIN(remote, value, __ATOMIC_SEQ_CST);                                      \
-        symh_status_set(SYMH_OK);                                                               \
-        return result;                                                                          \
-    }                                                                                           \
-    void P##_##NAME##_atomic_##OP(SYMH_UNPAREN_ CP TYPE *dest, TYPE value, int pe)              \
-    {                                                                                           \
-        TYPE *remote;                                                                           \
-                                                                                                \
-        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, , OPCODE, &value, NULL, NULL, );  \
-        (void)BUILTIN(remote, value, __ATOMIC_SEQ_CST);                                         \
-        symh_status_set(SYMH_OK);                                                               \
-    }
-
-#define SYMH_TL_AMO_STANDARD(P, CP, C, NAME, TYPE)                                                 \
-    SYMH_TL_AMO_FETCH_SET_SWAP(P, CP, C, NAME, TYPE)                                               \
-    SYMH_TL_AMO_RMW(P, CP, C, NAME, TYPE, add, __atomic_fetch_add, SYMH_TL_AMO_ADD)                \
-    TYPE P##_##NAME##_atomic_compare_swap(SYMH_UNPAREN_ CP TYPE *dest, TYPE cond, TYPE value,      \
-                                          int pe)                                                  \
-    {                                                                                              \
-        TYPE *remote, result = 0;                                                                  \
-                                                                                                   \
-        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, 0, SYMH_TL_AMO_CSWAP, &value, &cond, \
-                           &result, result);                                                       \
-        /* On failure the builtin writes the value it found into `cond`; on success that is        \
-         * `cond` itself: either way `cond` ends up holding the old value. */                      \
-        __atomic_compare_exchange_n(remote, &cond, value, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  \
-        symh_status_set(SYMH_OK);                                                                  \
-        return cond;                                                                               \
-    }                                                                                              \
-    TYPE P##_##NAME##_atomic_fetch_inc(SYMH_UNPAREN_ CP TYPE *dest, int pe)                        \
-    {                                                                                              \
-        TYPE *remote, result = 0, one = 1;                                                         \
-                                                                                                   \
-        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, 0, SYMH_TL_AMO_ADD, &one, NULL,      \
-                           &result, result);                                                       \
-        result = __atomic_fetch_add(remote, one, __ATOMIC_SEQ_CST);                                \
-        symh_status_set(SYMH_OK);                                                                  \
-        return result;                                                                             \
-    }                                                                                              \
-    void P##_##NAME##_atomic_inc(SYMH_UNPAREN_ CP TYPE *dest, int pe)                              \
-    {                                                                                              \
-        TYPE *remote, one = 1;                                                                     \
-                                                                                                   \
-        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, , SYMH_TL_AMO_ADD, &one, NULL,       \
-                           NULL, );                                                                \
-        (void)__atomic_fetch_add(remote, one, __ATOMIC_SEQ_CST);                                   \
-        symh_status_set(SYMH_OK);                                                                  \
-    }
-
-#define SYMH_TL_AMO_BITWISE(P, CP, C, NAME, TYPE)                                   \
-    SYMH_TL_AMO_RMW(P, CP, C, NAME, TYPE, and, __atomic_fetch_and, SYMH_TL_AMO_AND) \
-    SYMH_TL_AMO_RMW(P, CP, C, NAME, TYPE, or, __atomic_fetch_or, SYMH_TL_AMO_OR)    \
-    SYMH_TL_AMO_RMW(P, CP, C, NAME, TYPE, xor, __atomic_fetch_xor, SYMH_TL_AMO_XOR)
-
-#define SYMH_TL_AMO_STANDARD_FORMS(NAME, TYPE) SYMH_TL_CTX_FORMS(SYMH_TL_AMO_STANDARD, NAME, TYPE)
-#define SYMH_TL_AMO_EXTENDED_FORMS(NAME, TYPE) \
-    SYMH_TL_CTX_FORMS(SYMH_TL_AMO_FETCH_SET_SWAP, NAME, TYPE)
-#define SYMH_TL_AMO_BITWISE_FORMS(NAME, TYPE) SYMH_TL_CTX_FORMS(SYMH_TL_AMO_BITWISE, NAME, TYPE)
-SYMH_AMO_STANDARD_TYPES(SYMH_TL_AMO_STANDARD_FORMS)
-SYMH_AMO_EXTENDED_TYPES(SYMH_TL_AMO_EXTENDED_FORMS)
-SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_BITWISE_FORMS)
-
 /* ---- one word, out of line (tl_amo.h) ---------------------------------------------------- */
 
 int symh_tl_amo_word(const symh_tl_rma_access_t *access, symh_tl_chan_t *chan, symh_tl_amo_op_t op,
@@ -207,48 +104,105 @@ static int symh_tl_amo_nbi_ok(const char *func, symh_ctx_t ctx, const void *fetc
             (void)symh_tl_amo_word(&access, chan, OPCODE, (void *)(addr), value, cond, fetch, pe); \
     }
 
-#define SYMH_TL_AMO_FETCH_SWAP_NBI(P, CP, C, NAME, TYPE)                                         \
-    void P##_##NAME##_atomic_fetch_nbi(SYMH_UNPAREN_ CP TYPE *fetch, const TYPE *source, int pe) \
-        SYMH_TL_AMO_NBI(C, TYPE, "source", source, SYMH_TL_AMO_FETCH, NULL,                      \
-                        NULL) void P##_##NAME##_atomic_swap_nbi(SYMH_UNPAREN_ CP TYPE *fetch,    \
-                                                                TYPE *dest, TYPE value, int pe)  \
-            SYMH_TL_AMO_NBI(C, TYPE, "dest", dest, SYMH_TL_AMO_SWAP, &value, NULL)
+/* ---- the public atomics ------------------------------------------------------------------
+ * Every routine of the tables of <symheap/rma.h> (SYMH_AMO_FOR_EACH), plain and with a context,
+ * each with its OpenSHMEM names as aliases (weak shmem_, strong pshmem_). The body of each KIND:
+ * BODY_KIND(C, TYPE, OP) with C the context; fetch, set and swap use the generic builtins, which
+ * take float and double as well. The argument names are the tables'. */
+#define SYMH_TL_AMO_OPCODE_add SYMH_TL_AMO_ADD
+#define SYMH_TL_AMO_OPCODE_and SYMH_TL_AMO_AND
+#define SYMH_TL_AMO_OPCODE_or  SYMH_TL_AMO_OR
+#define SYMH_TL_AMO_OPCODE_xor SYMH_TL_AMO_XOR
 
-#define SYMH_TL_AMO_STANDARD_NBI(P, CP, C, NAME, TYPE)                                             \
-    SYMH_TL_AMO_FETCH_SWAP_NBI(P, CP, C, NAME, TYPE)                                               \
-    void P##_##NAME##_atomic_compare_swap_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest, TYPE cond, \
-                                              TYPE value, int pe)                                  \
-        SYMH_TL_AMO_NBI(                                                                           \
-            C, TYPE, "dest", dest, SYMH_TL_AMO_CSWAP, &value,                                      \
-            &cond) void P##_##NAME##_atomic_fetch_inc_nbi(SYMH_UNPAREN_ CP TYPE *fetch,            \
-                                                          TYPE *dest, int pe)                      \
+#define SYMH_TL_AMO_BODY_FETCH(C, TYPE, OP)                                                   \
+    {                                                                                         \
+        TYPE *remote, result = 0;                                                             \
+                                                                                              \
+        SYMH_TL_AMO_TARGET(remote, C, TYPE, "source", source, pe, 0, SYMH_TL_AMO_FETCH, NULL, \
+                           NULL, &result, result);                                            \
+        __atomic_load(remote, &result, __ATOMIC_SEQ_CST);                                     \
+        symh_status_set(SYMH_OK);                                                             \
+        return result;                                                                        \
+    }
+#define SYMH_TL_AMO_BODY_SET(C, TYPE, OP)                                                      \
+    {                                                                                          \
+        TYPE *remote;                                                                          \
+                                                                                               \
+        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, , SYMH_TL_AMO_SET, &value, NULL, \
+                           NULL, );                                                            \
+        __atomic_store(remote, &value, __ATOMIC_SEQ_CST);                                      \
+        symh_status_set(SYMH_OK);                                                              \
+    }
+#define SYMH_TL_AMO_BODY_SWAP(C, TYPE, OP)                                                       \
+    {                                                                                            \
+        TYPE *remote, result = 0;                                                                \
+                                                                                                 \
+        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, 0, SYMH_TL_AMO_SWAP, &value, NULL, \
+                           &result, result);                                                     \
+        __atomic_exchange(remote, &value, &result, __ATOMIC_SEQ_CST);                            \
+        symh_status_set(SYMH_OK);                                                                \
+        return result;                                                                           \
+    }
+/* On failure the builtin writes the value it found into `cond`; on success that is `cond`
+ * itself: either way `cond` ends up holding the old value. */
+#define SYMH_TL_AMO_BODY_CSWAP(C, TYPE, OP)                                                        \
     {                                                                                              \
-        TYPE one = 1;                                                                              \
-        SYMH_TL_AMO_NBI(C, TYPE, "dest", dest, SYMH_TL_AMO_ADD, &one, NULL)                        \
-    }                                                                                              \
-    void P##_##NAME##_atomic_fetch_add_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest, TYPE value,   \
-                                           int pe)                                                 \
-        SYMH_TL_AMO_NBI(C, TYPE, "dest", dest, SYMH_TL_AMO_ADD, &value, NULL)
+        TYPE *remote, result = 0;                                                                  \
+                                                                                                   \
+        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, 0, SYMH_TL_AMO_CSWAP, &value, &cond, \
+                           &result, result);                                                       \
+        __atomic_compare_exchange_n(remote, &cond, value, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  \
+        symh_status_set(SYMH_OK);                                                                  \
+        return cond;                                                                               \
+    }
+#define SYMH_TL_AMO_BODY_FINC(C, TYPE, OP)      \
+    {                                           \
+        TYPE value = 1;                         \
+        SYMH_TL_AMO_BODY_FETCH_RMW(C, TYPE, OP) \
+    }
+#define SYMH_TL_AMO_BODY_INC(C, TYPE, OP) \
+    {                                     \
+        TYPE value = 1;                   \
+        SYMH_TL_AMO_BODY_RMW(C, TYPE, OP) \
+    }
+/* One read-modify-write returning the old value (FETCH_RMW) or nothing (RMW). */
+#define SYMH_TL_AMO_BODY_FETCH_RMW(C, TYPE, OP)                                                   \
+    {                                                                                             \
+        TYPE *remote, result = 0;                                                                 \
+                                                                                                  \
+        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, 0, SYMH_TL_AMO_OPCODE_##OP, &value, \
+                           NULL, &result, result);                                                \
+        result = __atomic_fetch_##OP(remote, value, __ATOMIC_SEQ_CST);                            \
+        symh_status_set(SYMH_OK);                                                                 \
+        return result;                                                                            \
+    }
+#define SYMH_TL_AMO_BODY_RMW(C, TYPE, OP)                                                        \
+    {                                                                                            \
+        TYPE *remote;                                                                            \
+                                                                                                 \
+        SYMH_TL_AMO_TARGET(remote, C, TYPE, "dest", dest, pe, , SYMH_TL_AMO_OPCODE_##OP, &value, \
+                           NULL, NULL, );                                                        \
+        (void)__atomic_fetch_##OP(remote, value, __ATOMIC_SEQ_CST);                              \
+        symh_status_set(SYMH_OK);                                                                \
+    }
+#define SYMH_TL_AMO_BODY_FETCH_NBI(C, TYPE, OP) \
+    SYMH_TL_AMO_NBI(C, TYPE, "source", source, SYMH_TL_AMO_FETCH, NULL, NULL)
+#define SYMH_TL_AMO_BODY_SWAP_NBI(C, TYPE, OP) \
+    SYMH_TL_AMO_NBI(C, TYPE, "dest", dest, SYMH_TL_AMO_SWAP, &value, NULL)
+#define SYMH_TL_AMO_BODY_CSWAP_NBI(C, TYPE, OP) \
+    SYMH_TL_AMO_NBI(C, TYPE, "dest", dest, SYMH_TL_AMO_CSWAP, &value, &cond)
+#define SYMH_TL_AMO_BODY_FINC_NBI(C, TYPE, OP)      \
+    {                                               \
+        TYPE value = 1;                             \
+        SYMH_TL_AMO_BODY_FETCH_RMW_NBI(C, TYPE, OP) \
+    }
+#define SYMH_TL_AMO_BODY_FETCH_RMW_NBI(C, TYPE, OP) \
+    SYMH_TL_AMO_NBI(C, TYPE, "dest", dest, SYMH_TL_AMO_OPCODE_##OP, &value, NULL)
 
-#define SYMH_TL_AMO_BITWISE_NBI(P, CP, C, NAME, TYPE)                                             \
-    void P##_##NAME##_atomic_fetch_and_nbi(SYMH_UNPAREN_ CP TYPE *fetch, TYPE *dest, TYPE value,  \
-                                           int pe)                                                \
-        SYMH_TL_AMO_NBI(C, TYPE, "dest", dest, SYMH_TL_AMO_AND, &value,                           \
-                        NULL) void P##_##NAME##_atomic_fetch_or_nbi(SYMH_UNPAREN_ CP TYPE *fetch, \
-                                                                    TYPE *dest, TYPE value,       \
-                                                                    int pe)                       \
-            SYMH_TL_AMO_NBI(                                                                      \
-                C, TYPE, "dest", dest, SYMH_TL_AMO_OR, &value,                                    \
-                NULL) void P##_##NAME##_atomic_fetch_xor_nbi(SYMH_UNPAREN_ CP TYPE *fetch,        \
-                                                             TYPE *dest, TYPE value, int pe)      \
-                SYMH_TL_AMO_NBI(C, TYPE, "dest", dest, SYMH_TL_AMO_XOR, &value, NULL)
-
-#define SYMH_TL_AMO_STANDARD_NBI_FORMS(NAME, TYPE) \
-    SYMH_TL_CTX_FORMS(SYMH_TL_AMO_STANDARD_NBI, NAME, TYPE)
-#define SYMH_TL_AMO_EXTENDED_NBI_FORMS(NAME, TYPE) \
-    SYMH_TL_CTX_FORMS(SYMH_TL_AMO_FETCH_SWAP_NBI, NAME, TYPE)
-#define SYMH_TL_AMO_BITWISE_NBI_FORMS(NAME, TYPE) \
-    SYMH_TL_CTX_FORMS(SYMH_TL_AMO_BITWISE_NBI, NAME, TYPE)
-SYMH_AMO_STANDARD_TYPES(SYMH_TL_AMO_STANDARD_NBI_FORMS)
-SYMH_AMO_EXTENDED_TYPES(SYMH_TL_AMO_EXTENDED_NBI_FORMS)
-SYMH_AMO_BITWISE_TYPES(SYMH_TL_AMO_BITWISE_NBI_FORMS)
+/* The context of a routine from its context argument list CA: (ctx, ) or the default one. */
+#define SYMH_TL_AMO_CTX_(...)      SYMH_TL_AMO_CTX_I_(__VA_ARGS__ SYMH_CTX_DEFAULT, ~)
+#define SYMH_TL_AMO_CTX_I_(C, ...) C
+#define SYMH_TL_AMO_DEFINE(P, CP, CA, NAME, TYPE, KIND, OP, R, S, PARAMS, ARGS) \
+    R P##_##NAME##S(SYMH_UNPAREN_ CP SYMH_UNPAREN_ PARAMS)                      \
+        SYMH_TL_AMO_BODY_##KIND(SYMH_TL_AMO_CTX_ CA, TYPE, OP) SYMH_SHMEM_ALIASES_##P(NAME##S)
+SYMH_AMO_FOR_EACH(SYMH_TL_AMO_DEFINE, symh, symh_ctx_t)

@@ -2,8 +2,9 @@
  * assigned to a pointer of the specification's exact type (a missing or misspelt routine, or a
  * signature that differs, fails the build), and every type-generic interface is called for each
  * type it takes. Included by shmem_api_compile_c.c (C11) and shmem_api_compile_cxx.cc (C++);
- * compiled, never run. The type tables below are this file's own copy of the specification's,
- * not shmem.h's, so that a type the header forgets is caught. */
+ * compiled, never run. Each routine's profiling name (pshmem_) is referenced the same way. The type
+ * tables below are this file's own copy of the specification's, not shmem.h's, so that a type the
+ * header forgets is caught. */
 #ifndef SYMH_SHMEM_API_REFS_H
 #define SYMH_SHMEM_API_REFS_H
 
@@ -16,11 +17,14 @@
 #error "this test must include symheap's shmem.h (the project's include directory first)"
 #endif
 
-/* One routine: R NAME PARAMS. */
-#define REF(R, NAME, PARAMS)             \
-    {                                    \
-        R(*volatile ref_) PARAMS = NAME; \
-        (void)ref_;                      \
+/* One routine: R NAME PARAMS, and its profiling name pNAME (OpenSHMEM 1.5's profiling
+ * interface: pshmem_put for shmem_put, p_my_pe for _my_pe) with the same type. */
+#define REF(R, NAME, PARAMS)                 \
+    {                                        \
+        R(*volatile ref_) PARAMS = NAME;     \
+        R(*volatile pref_) PARAMS = p##NAME; \
+        (void)ref_;                          \
+        (void)pref_;                         \
     }
 
 /* Table 5 (standard RMA types). */
