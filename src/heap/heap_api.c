@@ -350,8 +350,8 @@ static void *symh_heap_calloc_call(size_t count, size_t size)
         symh_heap_local_alloc(&call, count * size, SYMH_HEAP_ALLOC_GRANULE);
         /* Zeroed before the barrier: a put issued right after any PE returns lands on zeroes
          * that are already there. Through symh_dev_host, which maps the heap (heap_window.c):
-         * the heap is host memory whatever backend device memory uses (API.md "Memory
-         * placement"). */
+         * the heap is host memory whatever backend device memory uses (docs/api.md, memory
+         * placement). */
         if (call.payload.status == SYMH_OK &&
             symh_dev_host->fill(symh_heap_window.heap + call.payload.result, 0, count * size) !=
                 SYMH_OK) {
