@@ -404,7 +404,7 @@ int main(void)
                "says %d.%d\n",
                SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION);
     shmem_finalize();
-    return 0;
+    return CONF_EXIT_NOT_APPLICABLE;
 }
 
 #endif

@@ -14,11 +14,21 @@
  * array waits, non-blocking fetching atomics, malloc_with_hints) run where the implementation
  * says it implements 1.5. symheap's <shmem.h> does; Open MPI 4.1's OSHMEM says 1.4 and lacks
  * them, so they are compiled out there (and only there). */
-#if SHMEM_MAJOR_VERSION > 1 || (SHMEM_MAJOR_VERSION == 1 && SHMEM_MINOR_VERSION >= 5)
+#if defined(CONF_PRETEND_14) /* the harness check (run_conf_check.sh): an implementation of 1.4 */
+#define CONF_HAVE_15 0
+#elif SHMEM_MAJOR_VERSION > 1 || (SHMEM_MAJOR_VERSION == 1 && SHMEM_MINOR_VERSION >= 5)
 #define CONF_HAVE_15 1
 #else
 #define CONF_HAVE_15 0
 #endif
+/* symheap implements 1.5: its <shmem.h> saying otherwise would compile these parts out and let
+ * the programs pass without them. */
+#if defined(SYMHEAP_NUMVERSION) && !CONF_HAVE_15 && !defined(CONF_PRETEND_14)
+#error "symheap's <shmem.h> says an OpenSHMEM version before 1.5"
+#endif
+/* A program made only of 1.5 parts, built against an older implementation: it says so and exits
+ * with this status, which run_conf.sh counts as a failure (a program that checked nothing). */
+#define CONF_EXIT_NOT_APPLICABLE 77
 
 static const char *conf_program = "?";
 

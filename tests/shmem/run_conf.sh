@@ -22,6 +22,13 @@ for prog in "$@"; do
         "$mpiexec" -n "$np" $over "$prog"
     fi
     rc=$?
+    if [ $rc -eq 77 ]; then
+        # A program of OpenSHMEM 1.5 parts only, built against an implementation that says it
+        # is older (conf.h): it checked nothing, so it does not pass.
+        echo "run_conf.sh: $name checked nothing at $np PEs (exit 77: the implementation is" \
+            "older than OpenSHMEM 1.5)" >&2
+        exit 1
+    fi
     if [ $rc -ne 0 ]; then
         echo "run_conf.sh: $name failed at $np PEs (exit $rc)" >&2
         exit 1

@@ -222,7 +222,7 @@ int main(void)
         printf("SKIP signals: put-with-signal is OpenSHMEM 1.5; this implementation says %d.%d\n",
                SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION);
     shmem_finalize();
-    return 0;
+    return CONF_EXIT_NOT_APPLICABLE;
 }
 
 #endif
