@@ -4,6 +4,9 @@
 #define SYMH_DEVICE_TEST_ENV_HPP
 
 #include <cstdlib>
+#include <cstring>
+
+#include <gtest/gtest.h>
 
 #include <symheap.h>
 
@@ -30,6 +33,16 @@ inline int configured_host_devices()
 inline int expected_device_count(int n)
 {
     return symh_device_kind(0) == SYMH_DEVICE_KIND_HOST ? configured_host_devices() : n;
+}
+
+// A memory resource's statistics, expected to be readable (a failed read fails the test, and the
+// fields then read as all ones).
+inline symh_mr_stats_t stats_of(const symh_mr_t *mr)
+{
+    symh_mr_stats_t s;
+    memset(&s, 0xff, sizeof(s));
+    EXPECT_EQ(SYMH_OK, symh_mr_statistics_get(mr, &s));
+    return s;
 }
 
 } // namespace symh_test

@@ -24,6 +24,7 @@ namespace
 using symh_test::expect_one_line;
 using symh_test::log_lines;
 using symh_test::sentinel;
+using symh_test::stats_of;
 
 std::string report()
 {
@@ -62,14 +63,6 @@ symh_dev_alloc_opts_t opts_on(int device, const char *label = nullptr,
     o.init_size = init_size;
     o.label = label;
     return o;
-}
-
-symh_mr_stats_t stats_of(const symh_mr_t *mr)
-{
-    symh_mr_stats_t s;
-    memset(&s, 0xff, sizeof(s));
-    EXPECT_EQ(SYMH_OK, symh_mr_statistics_get(mr, &s));
-    return s;
 }
 
 class DevAllocBeforeInit : public SymhTest

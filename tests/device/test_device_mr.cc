@@ -30,18 +30,11 @@ namespace
 using symh_test::expect_one_line;
 using symh_test::log_lines;
 using symh_test::sentinel;
+using symh_test::stats_of;
 
 bool aligned_to(const void *p, size_t alignment)
 {
     return (uintptr_t)p % alignment == 0;
-}
-
-symh_mr_stats_t stats_of(const symh_mr_t *mr)
-{
-    symh_mr_stats_t s;
-    memset(&s, 0xff, sizeof(s));
-    EXPECT_EQ(SYMH_OK, symh_mr_statistics_get(mr, &s));
-    return s;
 }
 
 class MrBeforeInit : public SymhTest

@@ -73,6 +73,34 @@ inline size_t log_lines(const std::string &log)
     return n;
 }
 
+// The ring's neighbours of this PE in the world.
+inline int right()
+{
+    return (me() + 1) % npes();
+}
+inline int left()
+{
+    return (me() + npes() - 1) % npes();
+}
+
+// The byte `i` of what PE `pe` sends in the round or size `salt`: differs between neighbours,
+// rounds and nearby offsets, so a misplaced or stale byte shows.
+inline unsigned char pattern(int pe, size_t salt, size_t i)
+{
+    return (unsigned char)(pe * 31 + salt * 7 + i * 13 + (i >> 8));
+}
+
+// A suite whose tests run with symheap up: symh_init before its first test (the test main
+// finalizes at the end).
+class InitSuite : public SymhTest
+{
+  protected:
+    static void SetUpTestSuite()
+    {
+        ASSERT_EQ(SYMH_OK, symh_init());
+    }
+};
+
 // Occurrences of `part` in a captured log.
 inline size_t count_lines(const std::string &log, const std::string &part)
 {

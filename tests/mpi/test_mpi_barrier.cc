@@ -44,13 +44,9 @@ TEST_F(BarrierBeforeInit, FailsCleanlyWithOneLine)
 
 // ---- initialized ----------------------------------------------------------------------------
 
-class Barrier : public SymhTest
+class Barrier : public InitSuite
 {
   protected:
-    static void SetUpTestSuite()
-    {
-        ASSERT_EQ(SYMH_OK, symh_init());
-    }
 };
 
 TEST_F(Barrier, SharedMemoryExactlyWhenEveryPeIsOnOneNode)

@@ -24,16 +24,6 @@ namespace
 
 using namespace symh_test;
 
-int right()
-{
-    return (me() + 1) % npes();
-}
-
-int left()
-{
-    return (me() + npes() - 1) % npes();
-}
-
 // A handle no call may leave in place: failures must write SYMH_CTX_INVALID over it.
 symh_ctx_t sentinel_ctx()
 {

@@ -48,16 +48,6 @@ namespace
 
 using namespace symh_test;
 
-int right()
-{
-    return (me() + 1) % npes();
-}
-
-int left()
-{
-    return (me() + npes() - 1) % npes();
-}
-
 template <typename T> T value(int pe, int k)
 {
     return (T)(pe * 8 + k + 1);

@@ -87,13 +87,9 @@ TEST_F(HeapBeforeInit, EveryCallFailsCleanly)
 
 // ---- initialized ----------------------------------------------------------------------------
 
-class Heap : public SymhTest
+class Heap : public InitSuite
 {
   protected:
-    static void SetUpTestSuite()
-    {
-        ASSERT_EQ(SYMH_OK, symh_init());
-    }
     void SetUp() override
     {
         SymhTest::SetUp();

@@ -17,6 +17,7 @@
 namespace
 {
 
+using symh_test::InitSuite;
 using symh_test::log_lines;
 
 class RegBeforeInit : public SymhTest
@@ -39,13 +40,9 @@ TEST_F(RegBeforeInit, EveryCallWorksWithoutInit)
     EXPECT_EQ("", log);
 }
 
-class Reg : public SymhTest
+class Reg : public InitSuite
 {
   protected:
-    static void SetUpTestSuite()
-    {
-        ASSERT_EQ(SYMH_OK, symh_init());
-    }
     void SetUp() override
     {
         SymhTest::SetUp();

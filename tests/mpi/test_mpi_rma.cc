@@ -25,25 +25,10 @@ namespace
 
 using namespace symh_test;
 
-int right()
-{
-    return (me() + 1) % npes();
-}
-
-int left()
-{
-    return (me() + npes() - 1) % npes();
-}
-
 // Quiet and barrier in one: a NIC transport's peers keep progressing while it waits.
 void barrier()
 {
     symh_barrier_all();
-}
-
-unsigned char pattern(int pe, size_t size, size_t i)
-{
-    return (unsigned char)(pe * 31 + size * 7 + i * 13 + (i >> 8));
 }
 
 // ---- before init ------------------------------------------------------------------------------
@@ -76,13 +61,9 @@ TEST_F(RmaBeforeInit, EveryCallFailsCleanly)
 
 // ---- initialized ------------------------------------------------------------------------------
 
-class Rma : public SymhTest
+class Rma : public InitSuite
 {
   protected:
-    static void SetUpTestSuite()
-    {
-        ASSERT_EQ(SYMH_OK, symh_init());
-    }
 };
 
 const size_t kSizes[] = {

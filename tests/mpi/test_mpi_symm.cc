@@ -27,6 +27,7 @@
 namespace
 {
 
+using symh_test::InitSuite;
 using symh_test::me;
 using symh_test::npes;
 
@@ -99,13 +100,9 @@ TEST_F(SymmBeforeInit, CallsFailCleanly)
 
 // Each test owns a reservation of `resv_pages` pages and one physical object mapped over the
 // first `obj_pages` of it, filled with a per-PE pattern.
-class Symm : public SymhTest
+class Symm : public InitSuite
 {
   protected:
-    static void SetUpTestSuite()
-    {
-        ASSERT_EQ(SYMH_OK, symh_init());
-    }
     void SetUp() override
     {
         SymhTest::SetUp();

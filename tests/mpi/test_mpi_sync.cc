@@ -25,21 +25,6 @@ namespace
 
 using namespace symh_test;
 
-int right()
-{
-    return (me() + 1) % npes();
-}
-
-int left()
-{
-    return (me() + npes() - 1) % npes();
-}
-
-unsigned char pattern(int pe, int round, size_t i)
-{
-    return (unsigned char)(pe * 29 + round * 11 + i * 7 + (i >> 9));
-}
-
 // ---- signals ----------------------------------------------------------------------------------
 
 class Signals : public SymhSuiteInitTest
@@ -65,7 +50,7 @@ TEST_F(Signals, PipelineChecksEveryByteAfterTheWait)
         for (int r = 0; r < rounds; ++r) {
             ++step;
             for (size_t i = 0; i < size; ++i)
-                src[i] = pattern(me(), (int)step, i);
+                src[i] = pattern(me(), step, i);
             if (r % 2 == 0)
                 symh_putmem_signal(buf, src.data(), size, &sig[0], step, SYMH_SIGNAL_SET, right());
             else
@@ -74,7 +59,7 @@ TEST_F(Signals, PipelineChecksEveryByteAfterTheWait)
             ASSERT_EQ(SYMH_OK, symh_last_error()) << "size " << size;
             EXPECT_EQ(step, symh_signal_wait_until(&sig[0], SYMH_CMP_GE, step));
             for (size_t i = 0; i < size; ++i)
-                if (buf[i] != pattern(left(), (int)step, i)) {
+                if (buf[i] != pattern(left(), step, i)) {
                     ADD_FAILURE() << "size " << size << " round " << r << " byte " << i;
                     break;
                 }

@@ -22,6 +22,7 @@
 namespace
 {
 
+using symh_test::InitSuite;
 using symh_test::log_lines;
 
 const size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -60,13 +61,9 @@ TEST_F(VmmBeforeInit, EveryCallFailsCleanly)
     EXPECT_EQ(SYMH_ACCESS_NONE, mode);
 }
 
-class Vmm : public SymhTest
+class Vmm : public InitSuite
 {
   protected:
-    static void SetUpTestSuite()
-    {
-        ASSERT_EQ(SYMH_OK, symh_init());
-    }
     void SetUp() override
     {
         SymhTest::SetUp();
