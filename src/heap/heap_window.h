@@ -1,4 +1,4 @@
-/* heap: the symmetric window of this PE and the heap inside it (DESIGN.md "The symmetric
+/* heap: the symmetric window of this PE and the heap inside it (docs/design.md "The symmetric
  * window"): [internal area | heap | symmetric-registration area], reserved at init. */
 #ifndef SYMH_HEAP_WINDOW_H
 #define SYMH_HEAP_WINDOW_H

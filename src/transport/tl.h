@@ -1,4 +1,4 @@
-/* transport: the ops table every transport fills (DESIGN.md "Transports and routing"). The RMA
+/* transport: the ops table every transport fills (docs/design.md "Transports and routing"). The RMA
  * data path reaches a load/store-mapped peer inline (one branch); every other peer goes through
  * the ops table of its route, so the UCX and libfabric transports slot in here without touching
  * the data path. */

@@ -1,4 +1,4 @@
-/* transport: the NIC domain (DESIGN.md "Transports and routing"). At most one NIC transport is
+/* transport: the NIC domain (docs/design.md "Transports and routing"). At most one NIC transport is
  * active in a job (UCX or libfabric, chosen by SYMH_TRANSPORT and the build); it carries RMA to
  * every peer whose route is not load/store, and every atomic of the job when it is active (one
  * path per target word: see docs/transports.md).

@@ -208,7 +208,7 @@ const symh_tl_ops_t symh_tl_none_ops = {
     .progress = symh_tl_none_progress,
 };
 
-/* The one table of transports (STYLE.md: listed explicitly, no self-registration). */
+/* The one table of transports (docs/conventions.md: listed explicitly, no self-registration). */
 #ifdef SYMH_HAVE_UCX
 #define SYMH_TL_UCX_ENTRY                                        \
     {                                                            \

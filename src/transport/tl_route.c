@@ -1,4 +1,4 @@
-/* transport: per-peer route selection (DESIGN.md "Transports and routing"). */
+/* transport: per-peer route selection (docs/design.md "Transports and routing"). */
 #include "transport/tl_route.h"
 
 #include <stdint.h>

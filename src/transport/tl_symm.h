@@ -1,4 +1,4 @@
-/* transport: the live symmetric regions of the window's registration area (DESIGN.md "The
+/* transport: the live symmetric regions of the window's registration area (docs/design.md "The
  * symmetric window"). A region is an alias of user VMM memory at the same offset on every PE;
  * node-local peers map it at that offset in their views of the PE's window, so a symmetric
  * address in a region translates like a heap address, after an O(1) check that a region holds
