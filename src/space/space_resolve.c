@@ -33,35 +33,28 @@ static int symh_space_region_slot(size_t start)
     return slot >= SYMH_SPACE_FIRST_REGION_SLOT ? slot : -1;
 }
 
-int symh_space_resolve_other(const void *addr, size_t bytes, symh_space_target_t *out)
+symh_space_target_t symh_space_resolve_other(const void *addr)
 {
     uintptr_t a = (uintptr_t)addr, goff = a - symh_space.globals.lo;
     size_t off = a - symh_space.window, heap_end = symh_space.heap_offset + symh_space.heap_size;
     size_t left, start;
 
-    if (symh_space_in_globals(a)) { /* each PE's globals are at their own address */
-        *out = (symh_space_target_t){ .kind = SYMH_SPACE_GLOBALS,
+    if (symh_space_in_globals(a)) /* each PE's globals are at their own address */
+        return (symh_space_target_t){ .kind = SYMH_SPACE_GLOBALS,
                                       .offset = goff,
                                       .left = symh_space.globals.size - goff,
                                       .slot = SYMH_SPACE_GLOBALS_SLOT };
-        return bytes <= out->left;
-    }
-    if (a >= symh_space.window && off < symh_space.heap_offset && symh_space.heap_size != 0) {
-        *out = (symh_space_target_t){ .kind = SYMH_SPACE_INTERNAL,
+    if (a >= symh_space.window && off < symh_space.heap_offset && symh_space.heap_size != 0)
+        return (symh_space_target_t){ .kind = SYMH_SPACE_INTERNAL,
                                       .offset = off,
                                       .left = heap_end - off,
                                       .slot = SYMH_SPACE_HEAP_SLOT };
-        return bytes <= out->left;
-    }
     start = symh_space_region_find(a, &left);
-    if (start != SIZE_MAX) {
-        *out = (symh_space_target_t){ .kind = SYMH_SPACE_REGION,
+    if (start != SIZE_MAX)
+        return (symh_space_target_t){ .kind = SYMH_SPACE_REGION,
                                       .offset = a - symh_space.regions.lo +
                                                 symh_space.regions.window_offset,
                                       .left = left,
                                       .slot = symh_space_region_slot(start) };
-        return bytes <= out->left;
-    }
-    *out = (symh_space_target_t){ .kind = SYMH_SPACE_NONE, .slot = -1 };
-    return 0;
+    return (symh_space_target_t){ .kind = SYMH_SPACE_NONE, .slot = -1 };
 }

@@ -103,9 +103,33 @@ static inline int symh_space_in_globals(uintptr_t addr)
     return addr - symh_space.globals.lo < symh_space.globals.size;
 }
 
-/* symh_space_resolve for an address outside the heap (out of line: the data path's case is the
- * heap). */
-int symh_space_resolve_other(const void *addr, size_t bytes, symh_space_target_t *out);
+/* Where `addr`, outside the heap, lies (out of line: the data path's case is the heap). By value,
+ * so that the caller's target is never address-taken and the inline heap case stays in
+ * registers (a load/store put or get stores nothing). */
+symh_space_target_t symh_space_resolve_other(const void *addr);
+
+/* The resolver's first step, the heap: 1 and *heap_off = the offset of `addr` from the heap's
+ * start when [addr, addr + bytes) lies in the heap, else 0. The RMA data path takes this step
+ * alone (tl_rma.h) and builds the target from it only when a transport needs one, so that a
+ * load/store put or get keeps nothing else live (keeping a whole target cost 0.5 ns of a 4 ns
+ * get). */
+static inline __attribute__((always_inline)) int symh_space_in_heap(const void *addr, size_t bytes,
+                                                                    size_t *heap_off)
+{
+    uintptr_t off = (uintptr_t)addr - symh_space.heap_lo;
+
+    *heap_off = off;
+    return off < symh_space.heap_size && bytes <= symh_space.heap_size - off;
+}
+
+/* The target of heap offset `heap_off` (symh_space_in_heap's; below the heap's size). */
+static inline symh_space_target_t symh_space_heap_target(size_t heap_off)
+{
+    return (symh_space_target_t){ .kind = SYMH_SPACE_HEAP,
+                                  .offset = heap_off + symh_space.heap_offset,
+                                  .left = symh_space.heap_size - heap_off,
+                                  .slot = SYMH_SPACE_HEAP_SLOT };
+}
 
 /* The one classification of a symmetric address: *out = its segment, offset, bytes left and NIC
  * key slot, and 1 when [addr, addr + bytes) lies in one segment; 0 when it does not (*out still
@@ -113,16 +137,14 @@ int symh_space_resolve_other(const void *addr, size_t bytes, symh_space_target_t
 static inline __attribute__((always_inline)) int symh_space_resolve(const void *addr, size_t bytes,
                                                                     symh_space_target_t *out)
 {
-    uintptr_t off = (uintptr_t)addr - symh_space.heap_lo;
+    size_t off;
 
-    if (off < symh_space.heap_size) {
-        *out = (symh_space_target_t){ .kind = SYMH_SPACE_HEAP,
-                                      .offset = off + symh_space.heap_offset,
-                                      .left = symh_space.heap_size - off,
-                                      .slot = SYMH_SPACE_HEAP_SLOT };
+    if (symh_space_in_heap(addr, bytes, &off) || off < symh_space.heap_size) {
+        *out = symh_space_heap_target(off);
         return bytes <= out->left;
     }
-    return symh_space_resolve_other(addr, bytes, out);
+    *out = symh_space_resolve_other(addr);
+    return out->kind != SYMH_SPACE_NONE && bytes <= out->left;
 }
 
 #endif /* SYMH_SPACE_RESOLVE_H */

@@ -140,7 +140,14 @@ typedef struct {
 
 extern const symh_tl_entry_t symh_tl_table[SYMH_TL_COUNT];
 
-/* The ops of PE pe's route (valid after symh_tl_route_init). */
-const symh_tl_ops_t *symh_tl_ops_of(int pe);
+/* n_pes entries: each PE's route, a symh_tl_id_t (tl_route.c; valid after symh_tl_route_init). */
+extern uint8_t *symh_tl_routes;
+
+/* The ops of PE pe's route (valid after symh_tl_route_init); inline, as the dispatch of every
+ * transfer through a transport asks it. */
+static inline const symh_tl_ops_t *symh_tl_ops_of(int pe)
+{
+    return symh_tl_table[symh_tl_routes[pe]].ops;
+}
 
 #endif /* SYMH_TL_H */

@@ -252,8 +252,3 @@ const symh_tl_entry_t symh_tl_table[SYMH_TL_COUNT] = {
 
 #undef SYMH_TL_UCX_ENTRY
 #undef SYMH_TL_OFI_ENTRY
-
-const symh_tl_ops_t *symh_tl_ops_of(int pe)
-{
-    return symh_tl_table[symh_tl_route_of(pe)].ops;
-}

@@ -114,23 +114,30 @@ symh_tl_rma_resolve(const symh_tl_rma_access_t *access, const void *addr, size_t
                     symh_space_target_t *target, char **mapped)
 {
     const symh_amap_word_t *words = symh_tl_rma.amap_words;
-    size_t bytes;
+    size_t bytes, off;
     char *base;
     int status;
 
-    /* A size that overflows runs past every segment: the slow path says so. The resolver goes
-     * first so that *target is filled for the slow path whatever fails; the unsigned compare
-     * rejects negative PEs. */
+    /* A size that overflows runs past every segment: the slow path says so. The unsigned
+     * compare rejects negative PEs. The data path takes the resolver's heap step alone and makes
+     * a target only for a transport (space_resolve.h); anything else is resolved in full for the
+     * slow path, which refuses a PE out of range before it reads the target. */
     if (__builtin_mul_overflow(nelems, access->elem_size, &bytes))
         bytes = SIZE_MAX;
-    if (symh_space_resolve(addr, bytes, target) && (unsigned)pe < (unsigned)symh_tl_rma.n_pes &&
-        target->kind == SYMH_SPACE_HEAP && ((uintptr_t)addr & (access->align - 1)) == 0 &&
+    if ((unsigned)pe < (unsigned)symh_tl_rma.n_pes && symh_space_in_heap(addr, bytes, &off) &&
+        ((uintptr_t)addr & (access->align - 1)) == 0 &&
         (words == NULL || (access->flags & SYMH_TL_RMA_QUERY) ||
-         symh_amap_fast_ok(words, target->offset - symh_space.heap_offset, bytes))) {
+         symh_amap_fast_ok(words, off, bytes))) {
         base = symh_tl_rma.peer_base[pe];
-        *mapped = base != NULL ? base + target->offset : NULL;
+        if (base != NULL) {
+            *mapped = base + symh_space.heap_offset + off;
+            return 1;
+        }
+        *target = symh_space_heap_target(off);
+        *mapped = NULL;
         return 1;
     }
+    (void)symh_space_resolve(addr, bytes, target);
     status = symh_tl_rma_slow(access, addr, nelems, pe, target, mapped);
     if (status == SYMH_OK)
         return 1;
