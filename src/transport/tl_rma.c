@@ -76,17 +76,22 @@ void symh_tl_rma_not_up(const char *func)
 }
 
 int symh_tl_rma_slow(const symh_tl_rma_access_t *access, const void *addr, size_t nelems, int pe,
-                     const symh_space_target_t *target, char **mapped)
+                     symh_space_target_t *target, char **mapped)
 {
     const char *func = access->func, *arg = access->arg;
-    size_t elem_size = access->elem_size, align = access->align;
+    size_t elem_size = access->elem_size, align = access->align, bytes, left;
     uintptr_t lo = symh_space.heap_lo, a = (uintptr_t)addr;
-    size_t left = target->left, alloc_offset = 0, alloc_bytes = 0;
+    size_t alloc_offset = 0, alloc_bytes = 0;
     symh_amap_verdict_t verdict;
     const char *segment;
     char *base;
     char lib[256];
 
+    /* An overflowing size runs past every segment (the message below says so). */
+    if (__builtin_mul_overflow(nelems, elem_size, &bytes))
+        bytes = SIZE_MAX;
+    (void)symh_space_resolve(addr, bytes, target);
+    left = target->left;
     if (pe < 0 || pe >= symh_tl_rma.n_pes) {
         symh_error("%s: pe %d is out of range (0..%d)", func, pe, symh_tl_rma.n_pes - 1);
         return SYMH_ERR_INVALID_ARG;

@@ -75,13 +75,14 @@ typedef struct {
 #define SYMH_TL_RMA_ACCESS(name, arg, elem_size, align, flags) \
     static const symh_tl_rma_access_t name = { __func__, arg, elem_size, align, flags }
 
-/* The slow path of a translation the inline check did not take (a global, a symmetric region, a
- * range longer than the allocation map's fast check, or a misuse), given what the resolver found
- * (`target`; not resolved again): SYMH_OK with *mapped = the load/store address, or NULL when the
- * access must go through the PE's ops table; or the status to record, after one line naming the
- * access's function, argument and value. */
+/* The slow path of a translation the inline heap step did not take (a global, a symmetric region,
+ * a range longer than the allocation map's fast check, or a misuse): resolves the range in full
+ * into *target (out of line, so that the data path keeps no target live) and returns SYMH_OK with
+ * *mapped = the load/store address, or NULL when the access must go through the PE's ops table
+ * (with *target); or the status to record, after one line naming the access's function, argument
+ * and value. */
 int symh_tl_rma_slow(const symh_tl_rma_access_t *access, const void *addr, size_t nelems, int pe,
-                     const symh_space_target_t *target, char **mapped);
+                     symh_space_target_t *target, char **mapped);
 
 /* An access through PE pe's ops table runs between these two: begin pushes the log context
  * (the transport's lines name `func` and `pe`); done pops it and records the outcome, logging one
@@ -137,7 +138,6 @@ symh_tl_rma_resolve(const symh_tl_rma_access_t *access, const void *addr, size_t
         *mapped = NULL;
         return 1;
     }
-    (void)symh_space_resolve(addr, bytes, target);
     status = symh_tl_rma_slow(access, addr, nelems, pe, target, mapped);
     if (status == SYMH_OK)
         return 1;
