@@ -106,10 +106,10 @@ void symh_tl_rma_ops_xfer(const symh_tl_rma_access_t *access, symh_tl_chan_t *ch
  * allocation inline, the allocation of a range longer than a granule, a global and a symmetric
  * region out of line): 1 and *mapped = its load/store address there, or 1 and *mapped = NULL when
  * the access must go through the PE's ops table (symh_tl_ops_of; *target then says where the range
- * is, for the transport), or 0 when refused (the reason logged and recorded). nelems must be at
- * least 1. The data path's one branch: mapped -> load/store, else -> ops. Always inlined, so that
- * each entry point's constant access folds in (left to itself gcc stops inlining it once the
- * allocation check is in). */
+ * is, for the transport; a range the heap step mapped leaves *target unwritten), or 0 when refused
+ * (the reason logged and recorded). nelems must be at least 1. The data path's one branch: mapped
+ * -> load/store, else -> ops. Always inlined, so that each entry point's constant access folds in
+ * (left to itself gcc stops inlining it once the allocation check is in). */
 static inline __attribute__((always_inline)) int
 symh_tl_rma_resolve(const symh_tl_rma_access_t *access, const void *addr, size_t nelems, int pe,
                     symh_space_target_t *target, char **mapped)

@@ -43,8 +43,10 @@ static void symh_tl_signal_put(const symh_tl_rma_access_t *access, symh_ctx_t ct
                                        _Alignof(uint64_t), SYMH_TL_RMA_BLOCKING };
     size_t bytes = nelems * access->elem_size;
     char *data = NULL, *word;
-    /* With no data, only the signal decides where the message may go. */
-    symh_space_target_t sig_at, data_at = { .kind = SYMH_SPACE_HEAP };
+    /* symh_tl_rma_resolve writes a target only where it did not map the range through the heap
+     * step, so a mapped side is the heap; with no data, only the signal decides where the
+     * message may go. */
+    symh_space_target_t sig_at = { .kind = SYMH_SPACE_HEAP }, data_at = { .kind = SYMH_SPACE_HEAP };
     const symh_tl_ops_t *ops;
     symh_log_context_t log;
     symh_tl_chan_t *chan;
