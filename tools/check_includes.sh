@@ -10,15 +10,18 @@ set -euo pipefail
 # includes <symheap.h> and core (logging, status) only, and nobody includes it.
 # `public` is not a folder: a layer with it in its row may call the public API (the symbols
 # include/ declares and the library exports, in whatever layer they are defined), as an
-# application does; it allows no include.
+# application does; it allows no include. `space` (the symmetric address space: its description
+# and the one resolver, src/space/) is plain data and arithmetic and includes no other layer; the
+# transport fills it and every layer that classifies a symmetric address asks it.
 LAYER_TABLE='
 core
+space
 bootstrap     core
 device        core
 registration  core device
 heap          core device registration collectives
-transport     core bootstrap registration device
-collectives   core bootstrap transport
+transport     core bootstrap registration device space
+collectives   core bootstrap transport space
 runtime       *
 shmem         core public
 '

@@ -223,8 +223,8 @@ static inline char *symh_coll_team_peer_addr(const struct symh_team *t, int pe, 
     if (slot == NULL)
         return NULL;
     /* A global of the executable is at its own offset from each PE's data segment. */
-    if (symh_unlikely(symh_tl_data_left((uintptr_t)addr) != 0))
-        return symh_tl_data.peer_base[v->pes[pe]] + ((uintptr_t)addr - symh_tl_data.lo);
+    if (symh_unlikely(symh_space_in_globals((uintptr_t)addr)))
+        return symh_tl_data.peer_base[v->pes[pe]] + ((uintptr_t)addr - symh_space.globals.lo);
     return slot + ((const char *)addr - v->mine);
 }
 

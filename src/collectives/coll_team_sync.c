@@ -93,7 +93,7 @@ int symh_coll_team_post(const struct symh_team *t, int pe, size_t offset, uint64
         return ops->put_signal(NULL, t->v.mine + offset, NULL, 0,
                                (uint64_t *)(void *)(t->v.mine + offset), value, world);
     *out = value;
-    return ops->put(NULL, t->v.mine + offset, out, sizeof(*out), world, NULL);
+    return ops->put(NULL, t->v.mine + offset, out, sizeof(*out), world, NULL, NULL);
 }
 
 int symh_coll_team_put(const struct symh_team *t, int pe, void *dest, const void *source,
@@ -108,7 +108,7 @@ int symh_coll_team_put(const struct symh_team *t, int pe, void *dest, const void
         memmove(mapped, source, bytes);
         return SYMH_OK;
     }
-    return symh_tl_ops_of(world)->put_nbi(NULL, dest, source, bytes, world, NULL);
+    return symh_tl_ops_of(world)->put_nbi(NULL, dest, source, bytes, world, NULL, NULL);
 }
 
 int symh_coll_team_put_signal(const struct symh_team *t, int pe, void *dest, const void *source,
@@ -285,7 +285,7 @@ int symh_coll_team_check_exchange(const struct symh_team *t, const symh_team_rec
                                __ATOMIC_RELEASE);
             continue;
         }
-        status = symh_tl_ops_of(w)->put(NULL, bank, out, sizeof(*mine), w, NULL);
+        status = symh_tl_ops_of(w)->put(NULL, bank, out, sizeof(*mine), w, NULL, NULL);
         if (status == SYMH_OK)
             status = symh_tl_nic_fence(NULL);
         if (status == SYMH_OK)

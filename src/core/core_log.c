@@ -93,19 +93,7 @@ static int64_t symh_log_now(void)
     return (int64_t)symh_clock_now_ns();
 }
 
-/* The innermost context pushed on this thread (symh_log_context_push), NULL when none. */
-static __thread symh_log_context_t *symh_log_context;
-
-void symh_log_context_push(symh_log_context_t *ctx, const char *func, int pe)
-{
-    *ctx = (symh_log_context_t){ .func = func, .pe = pe, .outer = symh_log_context };
-    symh_log_context = ctx;
-}
-
-void symh_log_context_pop(symh_log_context_t *ctx)
-{
-    symh_log_context = ctx->outer;
-}
+__thread symh_log_context_t *symh_log_context;
 
 /* Prints one line with the prefix of `file:line` (and the call's context, when one is pushed). */
 static void symh_log_vemit(int level, const char *file, int line, const char *fmt, va_list ap)

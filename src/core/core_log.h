@@ -49,8 +49,21 @@ typedef struct symh_log_context {
     struct symh_log_context *outer;
 } symh_log_context_t;
 
-void symh_log_context_push(symh_log_context_t *ctx, const char *func, int pe);
-void symh_log_context_pop(symh_log_context_t *ctx);
+/* The innermost context pushed on this thread, NULL when none. Push and pop are inline: every
+ * call through a transport's ops table pushes one (docs/architecture.md "The RMA data path"). */
+extern __thread symh_log_context_t *symh_log_context
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+
+static inline void symh_log_context_push(symh_log_context_t *ctx, const char *func, int pe)
+{
+    *ctx = (symh_log_context_t){ .func = func, .pe = pe, .outer = symh_log_context };
+    symh_log_context = ctx;
+}
+
+static inline void symh_log_context_pop(symh_log_context_t *ctx)
+{
+    symh_log_context = ctx->outer;
+}
 
 #define symh_log(level, ...)                                                    \
     do {                                                                        \

@@ -63,7 +63,7 @@ static void symh_rt_symm_fail(symh_rt_symm_call_t *call, int status, const char 
 
 static int symh_rt_symm_up(void)
 {
-    return symh_reg_registry != NULL && symh_tl_symm.head != NULL;
+    return symh_reg_registry != NULL && symh_space.regions.head != NULL;
 }
 
 static void symh_rt_symm_format_result(const symh_coll_verdict_t *v, char *buf, size_t len)
@@ -109,7 +109,7 @@ static int symh_rt_symm_slot(size_t span, size_t *offset, int *index)
             break;
         at = symh_rt_symm.regions[i].offset + symh_rt_symm.regions[i].span;
     }
-    if (at > symh_tl_symm.size || span > symh_tl_symm.size - at)
+    if (at > symh_space.regions.size || span > symh_space.regions.size - at)
         return SYMH_ERR_NO_MEMORY;
     *offset = at;
     *index = i;
@@ -204,7 +204,7 @@ static void *symh_rt_symm_register(void *addr, size_t length)
             symh_rt_symm_fail(&call, SYMH_ERR_NO_MEMORY,
                               "%s: no %zu-byte slot left in the %zu-byte symmetric area (see "
                               "SYMH_SYMM_AREA_SIZE)",
-                              call.name, span, symh_tl_symm.size);
+                              call.name, span, symh_space.regions.size);
         else
             call.payload.result = offset;
     }
@@ -213,7 +213,7 @@ static void *symh_rt_symm_register(void *addr, size_t length)
         goto out;
 
     /* Every PE agreed on (length, slot): map here and in every node-local peer. */
-    alias = (char *)symh_tl_symm.lo + offset;
+    alias = (char *)symh_space.regions.lo + offset;
     for (i = 0; i < n; ++i)
         objects[i] = (symh_tl_ipc_object_t){ .mem = pieces[i].mem,
                                              .mem_offset = pieces[i].offset,
@@ -221,7 +221,7 @@ static void *symh_rt_symm_register(void *addr, size_t length)
     call.payload.op = SYMH_COLL_OP_REGISTER_SYMMETRIC_MAP;
     status = symh_tl_symm_add(offset, length, n, objects, SYMH_OK);
     /* The NIC domain's part (collective too: every PE takes part, a failed one only listens). */
-    status = symh_tl_nic_symm_add(symh_tl_symm.window_offset + offset, alias, length, status);
+    status = symh_tl_nic_symm_add(symh_space.regions.window_offset + offset, alias, length, status);
     if (status == SYMH_OK) {
         entry.base = (uintptr_t)alias;
         entry.length = length;
@@ -238,7 +238,7 @@ static void *symh_rt_symm_register(void *addr, size_t length)
     if (status != SYMH_OK) {
         if (recorded)
             symh_reg_map_remove(symh_reg_registry, (uintptr_t)alias, NULL);
-        symh_tl_nic_symm_remove(symh_tl_symm.window_offset + offset);
+        symh_tl_nic_symm_remove(symh_space.regions.window_offset + offset);
         symh_tl_symm_remove(offset, length);
         goto out;
     }
@@ -269,7 +269,7 @@ static int symh_rt_symm_unregister(void *symm_addr)
         (symh_coll_agree_t){ .op = SYMH_COLL_OP_UNREGISTER_SYMMETRIC, .status = SYMH_OK };
     call.payload.result = SYMH_RT_SYMM_NO_SLOT;
     for (i = 0; i < symh_rt_symm.count && found < 0; ++i)
-        if (symh_tl_symm.lo + symh_rt_symm.regions[i].offset == a)
+        if (symh_space.regions.lo + symh_rt_symm.regions[i].offset == a)
             found = i;
     if (symm_addr == NULL)
         symh_rt_symm_fail(&call, SYMH_ERR_INVALID_ARG, "%s: symm_addr is NULL", call.name);
@@ -285,7 +285,7 @@ static int symh_rt_symm_unregister(void *symm_addr)
         const symh_rt_symm_region_t *r = &symh_rt_symm.regions[found];
 
         symh_reg_map_remove(symh_reg_registry, a, NULL);
-        symh_tl_nic_symm_remove(symh_tl_symm.window_offset + r->offset);
+        symh_tl_nic_symm_remove(symh_space.regions.window_offset + r->offset);
         symh_tl_symm_remove(r->offset, r->length);
         memmove(&symh_rt_symm.regions[found], &symh_rt_symm.regions[found + 1],
                 (size_t)(symh_rt_symm.count - found - 1) * sizeof(*symh_rt_symm.regions));

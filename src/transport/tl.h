@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "space/space_resolve.h"
+
 /* The transports, in the order of the table below (and of SYMH_TRANSPORT=auto's preference among
  * the NIC transports: UCX before libfabric). */
 typedef enum {
@@ -58,24 +60,35 @@ typedef struct {
     symh_tl_local_t local;
 } symh_tl_strided_t;
 
+/* What a transport can do (symh_tl_ops_t.caps), for the callers that must tell transports apart:
+ * they test a capability, never the ops table's identity. */
+#define SYMH_TL_CAP_LOADSTORE 1u /* reaches its peers by CPU loads and stores (IPC) */
+#define SYMH_TL_CAP_NIC                                             \
+    2u /* a NIC transport (tl_nic.h): its local side is checked and \
+        * looked up once by the dispatch (symh_tl_nic_local) */
+
 typedef struct {
     const char *name;
+    unsigned caps; /* SYMH_TL_CAP_*; 0: reaches nothing (symh_tl_none_ops) */
     /* Every slot but progress takes the channel of the calling context first.
      * `dest` (put) and `source` (get) are symmetric addresses of this PE, already checked.
      * `local`: the local buffer's slot or handle, found by the caller; NULL where the caller did
      * not look (symheap's own memory: the collectives' words), and then a transport that needs
-     * a descriptor looks it up itself. The load/store ops ignore it. */
+     * a descriptor looks it up itself. The load/store ops ignore it.
+     * `target`: the symmetric side as the caller resolved it (symh_space_resolve: its segment,
+     * offset and key slot), so that the transport classifies nothing again; NULL where the
+     * caller did not resolve it, and then the transport does. */
     int (*put)(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes, int pe,
-               const symh_tl_local_t *local);
+               const symh_tl_local_t *local, const symh_space_target_t *target);
     int (*get)(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes, int pe,
-               const symh_tl_local_t *local);
+               const symh_tl_local_t *local, const symh_space_target_t *target);
     /* Non-blocking forms: may return before the transfer is done; quiet completes them. The
      * local buffer must stay untouched (put) or unread (get) until then. A transport whose
      * transfers complete in the call fills them with its put/get. */
     int (*put_nbi)(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes, int pe,
-                   const symh_tl_local_t *local);
+                   const symh_tl_local_t *local, const symh_space_target_t *target);
     int (*get_nbi)(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes, int pe,
-                   const symh_tl_local_t *local);
+                   const symh_tl_local_t *local, const symh_space_target_t *target);
     /* Posts elements first, first + 1, ... of strided transfer `x` as put_nbi/get_nbi would
      * (wait_local or quiet completes them), as many as one post of the transport carries, at
      * least one; their count into *posted. libfabric carries up to the provider's iov limit in
@@ -127,7 +140,14 @@ typedef struct {
 
 extern const symh_tl_entry_t symh_tl_table[SYMH_TL_COUNT];
 
-/* The ops of PE pe's route (valid after symh_tl_route_init). */
-const symh_tl_ops_t *symh_tl_ops_of(int pe);
+/* n_pes entries: each PE's route, a symh_tl_id_t (tl_route.c; valid after symh_tl_route_init). */
+extern uint8_t *symh_tl_routes;
+
+/* The ops of PE pe's route (valid after symh_tl_route_init); inline, as the dispatch of every
+ * transfer through a transport asks it. */
+static inline const symh_tl_ops_t *symh_tl_ops_of(int pe)
+{
+    return symh_tl_table[symh_tl_routes[pe]].ops;
+}
 
 #endif /* SYMH_TL_H */

@@ -320,17 +320,19 @@ int symh_tl_data_init(void)
     }
     for (pe = 0; pe < n; ++pe)
         bases[pe] = symh_tl_ipc_peer_data(pe);
-    symh_tl_data = (symh_tl_data_state_t){
-        .lo = symh_tl_data_seg.lo, .size = symh_tl_data_seg.size, .peer_base = bases, .n_pes = n
-    };
+    symh_tl_data = (symh_tl_data_state_t){ .peer_base = bases, .n_pes = n };
+    symh_space.globals.lo = symh_tl_data_seg.lo;
+    symh_space.globals.size = symh_tl_data_seg.size;
     return SYMH_OK;
 }
 
 void symh_tl_data_fini(void)
 {
     free(symh_tl_data.peer_base);
-    /* size 0 makes every translation of a global fail */
     memset(&symh_tl_data, 0, sizeof(symh_tl_data));
+    /* size 0 makes every translation of a global fail */
+    symh_space.globals.lo = 0;
+    symh_space.globals.size = 0;
 }
 
 typedef struct {

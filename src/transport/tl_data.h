@@ -12,10 +12,10 @@
 #include <stdint.h>
 
 #include "device/dev.h"
+#include "space/space_resolve.h"
 
+/* Where this PE's globals are (lo, size) is the address space's: symh_space.globals. */
 typedef struct {
-    uintptr_t lo; /* this PE's symmetric data: [lo, lo + size); size 0 while symheap is down */
-    size_t size;
     char **peer_base; /* n_pes entries: PE pe's `lo` as mapped here, NULL without load/store */
     int n_pes;
 } symh_tl_data_state_t;
@@ -43,14 +43,6 @@ const symh_tl_data_segment_t *symh_tl_data_segment(void);
 /* Local, after symh_tl_ipc_init: the translation state (every PE's base as mapped here). */
 int symh_tl_data_init(void);
 void symh_tl_data_fini(void);
-
-/* Bytes from `addr` to the end of this PE's symmetric data, 0 when outside it. */
-static inline size_t symh_tl_data_left(uintptr_t addr)
-{
-    uintptr_t off = addr - symh_tl_data.lo;
-
-    return off < symh_tl_data.size ? symh_tl_data.size - off : 0;
-}
 
 /* For an address no symmetric object holds (the error path only): 1 when it lies in a segment
  * of a shared library (its path, or "the dynamic loader", copied into `name`), else 0. */

@@ -24,19 +24,16 @@
 const symh_tl_nic_t *symh_tl_nic;
 uintptr_t *symh_tl_nic_base;
 int symh_tl_nic_n_slots;
-/* n_pes entries: where each PE's symmetric globals start (tl_data.h), in its own process. */
-static uintptr_t *symh_tl_nic_data_base;
+uintptr_t *symh_tl_nic_data_base;
 
 /* The live symmetric regions' window offsets and lengths, by slot (slots 0 and 1 unused here: the
- * heap is found by the window's layout, the globals by tl_data.h), and the slot of each region by
- * the granule it starts at: the data path finds a region with tl_symm.h's granule table (the one
- * the IPC translation uses) and its slot with one more load. */
+ * heap is found by the window's layout, the globals by their segment). The slot of each region
+ * by the granule it starts at is the address space's (symh_space.regions.slot_at, allocated and
+ * written here): the resolver finds a region and its slot with one more load. */
 static struct {
     size_t *offset;
     size_t *length;
-    int top;     /* slots 1 .. top - 1 may be live */
-    int *at;     /* per granule of the symmetric area: the slot of the region starting there */
-    size_t n_at; /* granules */
+    int top; /* slots 1 .. top - 1 may be live */
 } symh_tl_nic_slots;
 
 _Thread_local symh_tl_nic_counts_t symh_tl_nic_counts;
@@ -61,7 +58,7 @@ int symh_tl_nic_init(void)
     symh_tl_id_t id = symh_tl_route_nic();
     const symh_tl_nic_t *nic = symh_tl_table[id].nic;
     int n = symh_boot_info.n_pes, status;
-    uintptr_t mine = (uintptr_t)symh_tl_window.base, my_data = symh_tl_data.lo;
+    uintptr_t mine = (uintptr_t)symh_tl_window.base, my_data = symh_space.globals.lo;
 
     symh_tl_nic_fini();
     /* The decision is the same on every PE (it follows from the configuration and the node
@@ -74,12 +71,12 @@ int symh_tl_nic_init(void)
     symh_tl_nic_data_base = calloc((size_t)n, sizeof(*symh_tl_nic_data_base));
     symh_tl_nic_slots.offset = calloc((size_t)symh_tl_nic_n_slots, sizeof(size_t));
     symh_tl_nic_slots.length = calloc((size_t)symh_tl_nic_n_slots, sizeof(size_t));
-    symh_tl_nic_slots.n_at =
-        symh_tl_symm.head != NULL ? symh_tl_symm.size >> symh_tl_symm.shift : 0;
-    symh_tl_nic_slots.at = calloc(symh_tl_nic_slots.n_at + 1, sizeof(int));
+    symh_space.regions.n_slot_at =
+        symh_space.regions.head != NULL ? symh_space.regions.size >> symh_space.regions.shift : 0;
+    symh_space.regions.slot_at = calloc(symh_space.regions.n_slot_at + 1, sizeof(int));
     status = symh_tl_nic_base == NULL || symh_tl_nic_data_base == NULL ||
                      symh_tl_nic_slots.offset == NULL || symh_tl_nic_slots.length == NULL ||
-                     symh_tl_nic_slots.at == NULL
+                     symh_space.regions.slot_at == NULL
                  ? SYMH_ERR_NO_MEMORY
                  : SYMH_OK;
     if (status != SYMH_OK)
@@ -101,9 +98,9 @@ int symh_tl_nic_init(void)
                        symh_boot_info.thread_level == SYMH_THREAD_MULTIPLE);
     /* The executable's globals as their own slot (collective; the sizes were agreed at init, so
      * every PE takes part or none does). */
-    if (status == SYMH_OK && symh_tl_data.size != 0) {
-        status = nic->map_symm(SYMH_TL_NIC_DATA_SLOT, (void *)symh_tl_data.lo, symh_tl_data.size,
-                               SYMH_OK);
+    if (status == SYMH_OK && symh_space.globals.size != 0) {
+        status = nic->map_symm(SYMH_TL_NIC_DATA_SLOT, (void *)symh_space.globals.lo,
+                               symh_space.globals.size, SYMH_OK);
         if (status != SYMH_OK)
             nic->fini();
     }
@@ -151,48 +148,13 @@ void symh_tl_nic_fini(void)
     free(symh_tl_nic_data_base);
     free(symh_tl_nic_slots.offset);
     free(symh_tl_nic_slots.length);
-    free(symh_tl_nic_slots.at);
+    free(symh_space.regions.slot_at);
+    symh_space.regions.slot_at = NULL;
+    symh_space.regions.n_slot_at = 0;
     symh_tl_nic_base = NULL;
     symh_tl_nic_data_base = NULL;
     memset(&symh_tl_nic_slots, 0, sizeof(symh_tl_nic_slots));
     symh_tl_nic_n_slots = 0;
-}
-
-/* The slot of the live region holding `addr` with at least `bytes` left in it, or -1: the region
- * from tl_symm.h's granule table, its slot by the granule it starts at (O(1), no scan). */
-static int symh_tl_nic_slot_of(uintptr_t addr, size_t bytes)
-{
-    size_t left, start = symh_tl_symm_find(addr, &left);
-    int slot;
-
-    if (start == SIZE_MAX || bytes > left ||
-        (start >> symh_tl_symm.shift) >= symh_tl_nic_slots.n_at)
-        return -1;
-    slot = __atomic_load_n(&symh_tl_nic_slots.at[start >> symh_tl_symm.shift], __ATOMIC_ACQUIRE);
-    return slot >= SYMH_TL_NIC_FIRST_SYMM_SLOT ? slot : -1;
-}
-
-int symh_tl_nic_target(const void *addr, size_t bytes, int pe, uint64_t *remote)
-{
-    uintptr_t a = (uintptr_t)addr, base = (uintptr_t)symh_tl_window.base;
-    size_t off = a - base, heap_end = symh_tl_window.heap_offset + symh_tl_window.heap_size;
-    size_t data_left = symh_tl_data_left(a);
-    int slot;
-
-    if (data_left != 0) { /* a global: at its offset from that PE's own segment */
-        if (bytes > data_left)
-            return -1;
-        *remote = (uint64_t)(symh_tl_nic_data_base[pe] + (a - symh_tl_data.lo));
-        return SYMH_TL_NIC_DATA_SLOT;
-    }
-    if (a < base)
-        return -1;
-    if (off < heap_end && bytes <= heap_end - off)
-        slot = SYMH_TL_NIC_HEAP_SLOT;
-    else if ((slot = symh_tl_nic_slot_of(a, bytes)) < 0)
-        return -1;
-    *remote = (uint64_t)(symh_tl_nic_base[pe] + off);
-    return slot;
 }
 
 /* The local side of a transfer (symh_tl_nic_local without the checks); *entry = the registry
@@ -201,12 +163,12 @@ static int symh_tl_nic_find(const void *addr, size_t bytes, symh_tl_local_t *loc
                             const symh_reg_entry_t **entry)
 {
     uintptr_t a = (uintptr_t)addr;
-    uint64_t remote;
+    symh_space_target_t at;
     const symh_reg_entry_t *e;
 
     *entry = NULL;
     local->handle = NULL;
-    local->slot = symh_tl_nic_target(addr, bytes, symh_boot_info.my_pe, &remote);
+    local->slot = symh_space_resolve(addr, bytes, &at) ? at.slot : -1;
     if (local->slot >= 0)
         return SYMH_OK;
     if (symh_reg_registry == NULL)
@@ -275,10 +237,10 @@ static int symh_tl_nic_culprit_status(int status)
 /* Records `slot` (0: none) as the slot of the region at `window_offset` for the data path. */
 static void symh_tl_nic_slot_mark(size_t window_offset, int slot)
 {
-    size_t g = (window_offset - symh_tl_symm.window_offset) >> symh_tl_symm.shift;
+    size_t g = (window_offset - symh_space.regions.window_offset) >> symh_space.regions.shift;
 
-    if (window_offset >= symh_tl_symm.window_offset && g < symh_tl_nic_slots.n_at)
-        __atomic_store_n(&symh_tl_nic_slots.at[g], slot, __ATOMIC_RELEASE);
+    if (window_offset >= symh_space.regions.window_offset && g < symh_space.regions.n_slot_at)
+        __atomic_store_n(&symh_space.regions.slot_at[g], slot, __ATOMIC_RELEASE);
 }
 
 int symh_tl_nic_symm_add(size_t window_offset, void *addr, size_t length, int status)

@@ -15,13 +15,15 @@
 #include <stdint.h>
 
 #include "registration/reg_map.h"
+#include "space/space_resolve.h"
 #include "transport/tl.h"
 
 /* Key slots: 0 = internal area + heap, 1 = the executable's globals (tl_data.h: registered at init
- * with map_symm, at each PE's own address), 2 .. symh_tl_nic_n_slots - 1 = symmetric regions. */
-#define SYMH_TL_NIC_HEAP_SLOT       0
-#define SYMH_TL_NIC_DATA_SLOT       1
-#define SYMH_TL_NIC_FIRST_SYMM_SLOT 2
+ * with map_symm, at each PE's own address), 2 .. symh_tl_nic_n_slots - 1 = symmetric regions; the
+ * resolver (space_resolve.h) names them. */
+#define SYMH_TL_NIC_HEAP_SLOT       SYMH_SPACE_HEAP_SLOT
+#define SYMH_TL_NIC_DATA_SLOT       SYMH_SPACE_GLOBALS_SLOT
+#define SYMH_TL_NIC_FIRST_SYMM_SLOT SYMH_SPACE_FIRST_REGION_SLOT
 
 typedef struct symh_tl_nic {
     /* put/get/amo as symh_tl_ops_t (symmetric address of this PE, already bounds-checked by
@@ -84,8 +86,10 @@ extern const symh_tl_nic_t symh_tl_ofi;
 
 /* The active NIC transport, NULL when none (IPC-only jobs, one-node jobs in auto mode). */
 extern const symh_tl_nic_t *symh_tl_nic;
-/* n_pes entries: each PE's window base (valid while symh_tl_nic is set). */
+/* n_pes entries: each PE's window base, and where each PE's globals start in its own process
+ * (valid while symh_tl_nic is set). */
 extern uintptr_t *symh_tl_nic_base;
+extern uintptr_t *symh_tl_nic_data_base;
 /* Key slots a transport keeps per PE: SYMH_TL_NIC_FIRST_SYMM_SLOT + SYMH_MAX_SYMM_REGIONS (set
  * before init is called). */
 extern int symh_tl_nic_n_slots;
@@ -103,10 +107,27 @@ void symh_tl_nic_close(void);
 /* Quiets and stops it (local; the caller has passed a closing barrier). */
 void symh_tl_nic_fini(void);
 
-/* The remote address of this PE's symmetric `addr` on `pe`, and its key slot: 0 for the internal
- * area and heap, 1 for a global of the executable, 2 + i for a symmetric region. -1 when none
- * holds [addr, addr + bytes). */
-int symh_tl_nic_target(const void *addr, size_t bytes, int pe, uint64_t *remote);
+/* The remote address on `pe` of this PE's symmetric [addr, addr + bytes), and its key slot (0 for
+ * the internal area and heap, 1 for a global of the executable, 2 + i for a symmetric region), or
+ * -1 when no keyed segment holds it. `given`: the range as the caller resolved it already (the RMA
+ * dispatch), or NULL to resolve it here (the collectives' words, strided elements, AMOs). */
+static inline int symh_tl_nic_target(const void *addr, size_t bytes, int pe,
+                                     const symh_space_target_t *given, uint64_t *remote)
+{
+    symh_space_target_t found;
+
+    if (given == NULL) {
+        if (!symh_space_resolve(addr, bytes, &found))
+            return -1;
+        given = &found;
+    }
+    if (given->slot < 0)
+        return -1;
+    *remote = (uint64_t)((given->kind == SYMH_SPACE_GLOBALS ? symh_tl_nic_data_base[pe]
+                                                            : symh_tl_nic_base[pe]) +
+                         given->offset);
+    return given->slot;
+}
 
 /* The local side of a NIC operation, looked up once by the dispatch (tl_rma.c) and handed to
  * the transport (symh_tl_local_t, tl.h): SYMH_OK with local->slot >= 0 (this PE's key slot

@@ -14,22 +14,29 @@
 
 /* ---- IPC: the same load/store the inline data path does, for callers outside it ---------- */
 
-static char *symh_tl_ipc_addr(const void *addr, int pe)
+/* Where [addr, addr + bytes) of this PE is mapped for `pe` (`target`: as the caller resolved
+ * it, or NULL), or NULL: a global is at its offset from that PE's own segment, the rest at its
+ * window offset. */
+static char *symh_tl_ipc_addr(const void *addr, size_t bytes, int pe,
+                              const symh_space_target_t *target)
 {
+    symh_space_target_t found;
     char *base;
 
-    if (symh_tl_data_left((uintptr_t)addr) != 0) { /* a global of the executable */
-        base = symh_tl_ipc_peer_data(pe);
-        return base == NULL ? NULL : base + ((uintptr_t)addr - symh_tl_data.lo);
+    if (target == NULL) {
+        if (!symh_space_resolve(addr, bytes, &found))
+            return NULL;
+        target = &found;
     }
-    base = symh_tl_ipc_peer_base(pe);
-    return base == NULL ? NULL : base + ((const char *)addr - symh_tl_window.base);
+    base =
+        target->kind == SYMH_SPACE_GLOBALS ? symh_tl_ipc_peer_data(pe) : symh_tl_ipc_peer_base(pe);
+    return base == NULL ? NULL : base + target->offset;
 }
 
 static int symh_tl_ipc_put(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                           int pe, const symh_tl_local_t *local)
+                           int pe, const symh_tl_local_t *local, const symh_space_target_t *target)
 {
-    char *remote = symh_tl_ipc_addr(dest, pe);
+    char *remote = symh_tl_ipc_addr(dest, bytes, pe, target);
 
     (void)chan, (void)local;
     if (remote == NULL)
@@ -38,9 +45,9 @@ static int symh_tl_ipc_put(symh_tl_chan_t *chan, void *dest, const void *source,
 }
 
 static int symh_tl_ipc_get(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                           int pe, const symh_tl_local_t *local)
+                           int pe, const symh_tl_local_t *local, const symh_space_target_t *target)
 {
-    const char *remote = symh_tl_ipc_addr(source, pe);
+    const char *remote = symh_tl_ipc_addr(source, bytes, pe, target);
 
     (void)chan, (void)local;
     if (remote == NULL)
@@ -57,8 +64,8 @@ static int symh_tl_ipc_strided(symh_tl_chan_t *chan, const symh_tl_strided_t *x,
     const char *source = x->source + first * x->source_step;
 
     *posted = 1;
-    return x->is_put ? symh_tl_ipc_put(chan, dest, source, x->size, x->pe, &x->local)
-                     : symh_tl_ipc_get(chan, dest, source, x->size, x->pe, &x->local);
+    return x->is_put ? symh_tl_ipc_put(chan, dest, source, x->size, x->pe, &x->local, NULL)
+                     : symh_tl_ipc_get(chan, dest, source, x->size, x->pe, &x->local, NULL);
 }
 
 #define SYMH_TL_IPC_AMO(WORD)                                                                    \
@@ -111,7 +118,7 @@ SYMH_TL_IPC_AMO(uint64_t)
 static int symh_tl_ipc_amo(symh_tl_chan_t *chan, symh_tl_amo_op_t op, void *dest, size_t size,
                            const void *value, const void *cond, void *fetched, int pe)
 {
-    char *remote = symh_tl_ipc_addr(dest, pe);
+    char *remote = symh_tl_ipc_addr(dest, size, pe, NULL);
 
     (void)chan;
     if (remote == NULL)
@@ -146,6 +153,7 @@ static int symh_tl_ipc_wait_local(symh_tl_chan_t *chan)
 /* A load/store transfer is complete when the call returns, so the _nbi forms are the same. */
 const symh_tl_ops_t symh_tl_ipc_ops = {
     .name = "ipc",
+    .caps = SYMH_TL_CAP_LOADSTORE,
     .put = symh_tl_ipc_put,
     .get = symh_tl_ipc_get,
     .put_nbi = symh_tl_ipc_put,
@@ -161,9 +169,10 @@ const symh_tl_ops_t symh_tl_ipc_ops = {
 /* ---- none: typed stubs for peers no built-in transport reaches ---------------------------- */
 
 static int symh_tl_none_xfer(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                             int pe, const symh_tl_local_t *local)
+                             int pe, const symh_tl_local_t *local,
+                             const symh_space_target_t *target)
 {
-    (void)chan, (void)dest, (void)source, (void)bytes, (void)pe, (void)local;
+    (void)chan, (void)dest, (void)source, (void)bytes, (void)pe, (void)local, (void)target;
     return SYMH_ERR_UNSUPPORTED;
 }
 
@@ -196,6 +205,7 @@ static int symh_tl_none_progress(void)
 
 const symh_tl_ops_t symh_tl_none_ops = {
     .name = "none",
+    .caps = 0,
     .put = symh_tl_none_xfer,
     .get = symh_tl_none_xfer,
     .put_nbi = symh_tl_none_xfer,
@@ -242,8 +252,3 @@ const symh_tl_entry_t symh_tl_table[SYMH_TL_COUNT] = {
 
 #undef SYMH_TL_UCX_ENTRY
 #undef SYMH_TL_OFI_ENTRY
-
-const symh_tl_ops_t *symh_tl_ops_of(int pe)
-{
-    return symh_tl_table[symh_tl_route_of(pe)].ops;
-}

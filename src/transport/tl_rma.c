@@ -44,13 +44,11 @@ int symh_tl_rma_init(const symh_amap_t *amap)
     symh_tl_rma = (symh_tl_rma_state_t){
         .my_pe = symh_boot_info.my_pe,
         .n_pes = n,
-        .heap_lo = (uintptr_t)symh_tl_window.base + symh_tl_window.heap_offset,
-        .heap_size = symh_tl_window.heap_size,
-        .heap_offset = symh_tl_window.heap_offset,
         .peer_base = bases,
         .amap = amap,
         .amap_words = amap != NULL ? amap->words : NULL,
     };
+    symh_space_heap_set(symh_tl_window.base, symh_tl_window.heap_offset, symh_tl_window.heap_size);
     symh_tl_rma.up = 1;
     return SYMH_OK;
 }
@@ -61,6 +59,7 @@ void symh_tl_rma_fini(void)
     free(symh_tl_rma.peer_base);
     /* n_pes 0 and heap_size 0 make every translation fail even if `up` were read stale. */
     symh_tl_rma = (symh_tl_rma_state_t){ .up = 0 };
+    symh_space_heap_clear();
 }
 
 void symh_tl_rma_fork_child(void)
@@ -77,29 +76,58 @@ void symh_tl_rma_not_up(const char *func)
 }
 
 int symh_tl_rma_slow(const symh_tl_rma_access_t *access, const void *addr, size_t nelems, int pe,
-                     char **mapped)
+                     symh_space_target_t *target, char **mapped)
 {
     const char *func = access->func, *arg = access->arg;
-    size_t elem_size = access->elem_size, align = access->align;
-    uintptr_t lo = symh_tl_rma.heap_lo, a = (uintptr_t)addr, offset = a - lo;
-    size_t left, alloc_offset = 0, alloc_bytes = 0;
+    size_t elem_size = access->elem_size, align = access->align, bytes, left;
+    uintptr_t lo = symh_space.heap_lo, a = (uintptr_t)addr;
+    size_t alloc_offset = 0, alloc_bytes = 0;
     symh_amap_verdict_t verdict;
+    const char *segment;
     char *base;
     char lib[256];
 
+    /* An overflowing size runs past every segment (the message below says so). */
+    if (__builtin_mul_overflow(nelems, elem_size, &bytes))
+        bytes = SIZE_MAX;
+    (void)symh_space_resolve(addr, bytes, target);
+    left = target->left;
     if (pe < 0 || pe >= symh_tl_rma.n_pes) {
         symh_error("%s: pe %d is out of range (0..%d)", func, pe, symh_tl_rma.n_pes - 1);
         return SYMH_ERR_INVALID_ARG;
     }
-    if (a >= lo && offset < symh_tl_rma.heap_size) {
-        left = symh_tl_rma.heap_size - offset;
-        offset += symh_tl_rma.heap_offset;
-        if (nelems > left / elem_size) {
-            symh_error("%s: %s %p + %zu elements of %zu bytes runs past the end of the symmetric "
-                       "heap (%zu bytes left)",
-                       func, arg, addr, nelems, elem_size, left);
-            return SYMH_ERR_NOT_REGISTERED;
+    switch (target->kind) {
+    case SYMH_SPACE_HEAP:
+    case SYMH_SPACE_REGION:
+    case SYMH_SPACE_GLOBALS:
+        break;
+    case SYMH_SPACE_INTERNAL: /* symheap's own words are not the user's to access */
+    case SYMH_SPACE_NONE:
+    default:
+        if (symh_tl_data_foreign(a, lib, sizeof(lib))) {
+            symh_error("%s: %s %p is a global of the shared library %s, which is not symmetric "
+                       "(only the executable's globals and statics are)",
+                       func, arg, addr, lib);
+            return SYMH_ERR_NOT_SYMMETRIC;
         }
+        symh_error("%s: %s %p is not a symmetric address (the symmetric heap is %p .. %p; "
+                   "else a region of symh_buffer_register_symmetric or a global of the "
+                   "executable, %p .. %p)",
+                   func, arg, addr, (void *)lo, (void *)(lo + symh_space.heap_size),
+                   (void *)symh_space.globals.lo,
+                   (void *)(symh_space.globals.lo + symh_space.globals.size));
+        return SYMH_ERR_NOT_REGISTERED;
+    }
+    if (nelems > left / elem_size) {
+        segment = target->kind == SYMH_SPACE_HEAP     ? "the symmetric heap"
+                  : target->kind == SYMH_SPACE_REGION ? "its symmetric region"
+                                                      : "the executable's globals";
+        symh_error("%s: %s %p + %zu elements of %zu bytes runs past the end of %s (%zu bytes "
+                   "left)",
+                   func, arg, addr, nelems, elem_size, segment, left);
+        return SYMH_ERR_NOT_REGISTERED;
+    }
+    if (target->kind == SYMH_SPACE_HEAP) {
         verdict = symh_tl_rma.amap == NULL || (access->flags & SYMH_TL_RMA_QUERY)
                       ? SYMH_AMAP_INSIDE
                       : symh_amap_check(symh_tl_rma.amap, a - lo, nelems * elem_size, &alloc_offset,
@@ -116,48 +144,15 @@ int symh_tl_rma_slow(const symh_tl_rma_access_t *access, const void *addr, size_
                        (size_t)(alloc_offset + alloc_bytes - (a - lo)));
             return SYMH_ERR_NOT_REGISTERED;
         }
-    } else if ((left = symh_tl_symm_left(a)) != 0) {
-        offset = a - symh_tl_symm.lo + symh_tl_symm.window_offset;
-        if (nelems > left / elem_size) {
-            symh_error("%s: %s %p + %zu elements of %zu bytes runs past the end of its symmetric "
-                       "region (%zu bytes left)",
-                       func, arg, addr, nelems, elem_size, left);
-            return SYMH_ERR_NOT_REGISTERED;
-        }
-    } else if ((left = symh_tl_data_left(a)) != 0) {
-        /* The executable's globals: a second compare, then the PE's own base (tl_data.h). */
-        if (nelems > left / elem_size) {
-            symh_error("%s: %s %p + %zu elements of %zu bytes runs past the end of the "
-                       "executable's globals (%zu bytes left)",
-                       func, arg, addr, nelems, elem_size, left);
-            return SYMH_ERR_NOT_REGISTERED;
-        }
-        if ((a & (align - 1)) != 0) {
-            symh_error("%s: %s %p is not aligned to %zu bytes", func, arg, addr, align);
-            return SYMH_ERR_INVALID_ARG;
-        }
-        base = symh_tl_data.peer_base[pe];
-        *mapped = base == NULL ? NULL : base + (a - symh_tl_data.lo);
-        return SYMH_OK;
-    } else if (symh_tl_data_foreign(a, lib, sizeof(lib))) {
-        symh_error("%s: %s %p is a global of the shared library %s, which is not symmetric "
-                   "(only the executable's globals and statics are)",
-                   func, arg, addr, lib);
-        return SYMH_ERR_NOT_SYMMETRIC;
-    } else {
-        symh_error("%s: %s %p is not a symmetric address (the symmetric heap is %p .. %p; "
-                   "else a region of symh_buffer_register_symmetric or a global of the "
-                   "executable, %p .. %p)",
-                   func, arg, addr, (void *)lo, (void *)(lo + symh_tl_rma.heap_size),
-                   (void *)symh_tl_data.lo, (void *)(symh_tl_data.lo + symh_tl_data.size));
-        return SYMH_ERR_NOT_REGISTERED;
     }
     if ((a & (align - 1)) != 0) {
         symh_error("%s: %s %p is not aligned to %zu bytes", func, arg, addr, align);
         return SYMH_ERR_INVALID_ARG;
     }
-    base = symh_tl_rma.peer_base[pe];
-    *mapped = base == NULL ? NULL : base + offset;
+    /* A global is at its offset from that PE's own segment (tl_data.h), the rest in its window. */
+    base =
+        target->kind == SYMH_SPACE_GLOBALS ? symh_tl_data.peer_base[pe] : symh_tl_rma.peer_base[pe];
+    *mapped = base == NULL ? NULL : base + target->offset;
     return SYMH_OK;
 }
 
@@ -171,7 +166,7 @@ void symh_tl_rma_ops_done(symh_log_context_t *ctx, const symh_tl_ops_t *ops, int
      * already names the call and the PE. */
     if (status == SYMH_OK || status == SYMH_ERR_NOT_REGISTERED || ctx->errors != 0)
         ;
-    else if (ops == &symh_tl_none_ops)
+    else if ((ops->caps & (SYMH_TL_CAP_LOADSTORE | SYMH_TL_CAP_NIC)) == 0)
         symh_error("%s: no load/store route to PE %d, and no transport built into symheap "
                    "reaches it (route %s)",
                    func, pe, symh_tl_name(symh_tl_route_of(pe)));
@@ -193,7 +188,7 @@ static int symh_tl_rma_local(const char *func, const symh_tl_ops_t *ops, const v
 
     found->slot = -1;
     found->handle = NULL;
-    if (symh_tl_nic == NULL || ops != &symh_tl_nic->ops)
+    if (symh_tl_nic == NULL || !(ops->caps & SYMH_TL_CAP_NIC))
         return SYMH_OK;
     status = symh_tl_nic_local(func, local, bytes, found);
     if (status != SYMH_OK)
@@ -202,7 +197,8 @@ static int symh_tl_rma_local(const char *func, const symh_tl_ops_t *ops, const v
 }
 
 void symh_tl_rma_ops_xfer(const symh_tl_rma_access_t *access, symh_tl_chan_t *chan, void *dest,
-                          const void *source, size_t bytes, int pe)
+                          const void *source, size_t bytes, int pe,
+                          const symh_space_target_t *target)
 {
     const symh_tl_ops_t *ops = symh_tl_ops_of(pe);
     int flags = access->flags, is_put = flags & SYMH_TL_RMA_PUT, status;
@@ -218,11 +214,11 @@ void symh_tl_rma_ops_xfer(const symh_tl_rma_access_t *access, symh_tl_chan_t *ch
     }
     symh_tl_rma_ops_begin(&ctx, access->func, pe);
     if (flags & SYMH_TL_RMA_NBI)
-        status = is_put ? ops->put_nbi(chan, dest, source, bytes, pe, local)
-                        : ops->get_nbi(chan, dest, source, bytes, pe, local);
+        status = is_put ? ops->put_nbi(chan, dest, source, bytes, pe, local, target)
+                        : ops->get_nbi(chan, dest, source, bytes, pe, local, target);
     else
-        status = is_put ? ops->put(chan, dest, source, bytes, pe, local)
-                        : ops->get(chan, dest, source, bytes, pe, local);
+        status = is_put ? ops->put(chan, dest, source, bytes, pe, local, target)
+                        : ops->get(chan, dest, source, bytes, pe, local, target);
     symh_tl_rma_ops_done(&ctx, ops, status);
 }
 
@@ -243,6 +239,7 @@ symh_tl_rma_xfer(const symh_tl_rma_access_t *access, symh_ctx_t ctx, void *dest,
                  size_t nelems, int pe)
 {
     int is_put = access->flags & SYMH_TL_RMA_PUT;
+    symh_space_target_t target;
     symh_tl_chan_t *chan;
     char *mapped;
 
@@ -255,10 +252,11 @@ symh_tl_rma_xfer(const symh_tl_rma_access_t *access, symh_ctx_t ctx, void *dest,
     }
     if (symh_tl_rma_null_local(access->func, is_put ? "source" : "dest", is_put ? source : dest))
         return;
-    if (!symh_tl_rma_target(access, is_put ? (const void *)dest : source, nelems, pe, &mapped))
+    if (!symh_tl_rma_resolve(access, is_put ? (const void *)dest : source, nelems, pe, &target,
+                             &mapped))
         return;
     if (mapped == NULL) {
-        symh_tl_rma_ops_xfer(access, chan, dest, source, nelems * access->elem_size, pe);
+        symh_tl_rma_ops_xfer(access, chan, dest, source, nelems * access->elem_size, pe, &target);
         return;
     }
     symh_status_set(is_put ? symh_tl_ipc_copy(mapped, source, nelems * access->elem_size)
@@ -558,7 +556,8 @@ void symh_ctx_quiet(symh_ctx_t ctx)
 /* Reachable by RMA at all: mapped (load/store) or through a NIC transport. */
 static int symh_tl_rma_reaches(int pe)
 {
-    return symh_tl_rma.peer_base[pe] != NULL || symh_tl_ops_of(pe) != &symh_tl_none_ops;
+    return symh_tl_rma.peer_base[pe] != NULL ||
+           (symh_tl_ops_of(pe)->caps & (SYMH_TL_CAP_LOADSTORE | SYMH_TL_CAP_NIC)) != 0;
 }
 
 int symh_pe_accessible(int pe)
@@ -570,14 +569,13 @@ int symh_pe_accessible(int pe)
 
 int symh_addr_accessible(const void *addr, int pe)
 {
-    uintptr_t offset;
+    symh_space_target_t target;
 
     SYMH_TL_RMA_CHECK_UP(0);
-    offset = (uintptr_t)addr - symh_tl_rma.heap_lo;
     symh_status_set(SYMH_OK);
+    /* Any byte of the heap, a region or the globals; symheap's internal area is not the user's. */
     return (unsigned)pe < (unsigned)symh_tl_rma.n_pes && symh_tl_rma_reaches(pe) &&
-           (offset < symh_tl_rma.heap_size || symh_tl_symm_left((uintptr_t)addr) != 0 ||
-            symh_tl_data_left((uintptr_t)addr) != 0);
+           symh_space_resolve(addr, 1, &target) && target.kind != SYMH_SPACE_INTERNAL;
 }
 
 void *symh_ptr(const void *dest, int pe)

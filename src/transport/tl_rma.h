@@ -1,9 +1,11 @@
 /* transport: translation of symmetric addresses for the RMA, atomic and synchronization entry
- * points (tl_rma.c, tl_amo.c, tl_sync.c). The data path is inline: one bounds check against this
- * PE's heap, one against the allocation the range starts in (one load and a bit test of the
- * heap's allocation map, core_amap.h, for a range within one 128-byte granule; a call for a longer
- * one), one load of the cached peer base, no locks, no syscalls, no allocation. Every failure
- * goes to one out-of-line function that finds the reason and logs it. */
+ * points (tl_rma.c, tl_amo.c, tl_sync.c). The data path is inline: the address space's resolver
+ * (space_resolve.h: one bounds check against this PE's heap), one check against the allocation
+ * the range starts in (one load and a bit test of the heap's allocation map, core_amap.h, for a
+ * range within one 128-byte granule; a call for a longer one), one load of the cached peer base,
+ * no locks, no syscalls, no allocation. Every other case goes to one out-of-line function that
+ * takes what the resolver found, and maps it or finds the reason and logs it; a transfer through
+ * a transport hands the resolved target down, so that nothing classifies the address again. */
 #ifndef SYMH_TL_RMA_H
 #define SYMH_TL_RMA_H
 
@@ -13,6 +15,7 @@
 #include "core/core_amap.h"
 #include "core/core_log.h"
 #include "core/core_status.h"
+#include "space/space_resolve.h"
 #include "transport/tl.h"
 #include "transport/tl_ipc.h"
 
@@ -20,10 +23,8 @@ typedef struct {
     int up;
     int my_pe;
     int n_pes;
-    uintptr_t heap_lo; /* this PE's heap: heap_lo .. heap_lo + heap_size */
-    size_t heap_size;
-    size_t heap_offset; /* heap_lo - this PE's window base */
-    char **peer_base;   /* n_pes entries: the window of each PE here, NULL when unreachable */
+    /* This PE's heap is described by the address space (symh_space, set at init). */
+    char **peer_base; /* n_pes entries: the window of each PE here, NULL when unreachable */
     /* The heap's allocation map (the runtime hands it over: transport may not include heap) and
      * its words; NULL under SYMH_ALLOC_CHECK=0, when ranges are bounded by the heap only. */
     const symh_amap_t *amap;
@@ -74,12 +75,14 @@ typedef struct {
 #define SYMH_TL_RMA_ACCESS(name, arg, elem_size, align, flags) \
     static const symh_tl_rma_access_t name = { __func__, arg, elem_size, align, flags }
 
-/* The slow path of a translation the inline check did not take (a PE that is not mapped, a
- * symmetric region, or a misuse): SYMH_OK with *mapped = the load/store address, or NULL when the
- * access must go through the PE's ops table; or the status to record, after one line naming the
- * access's function, argument and value. */
+/* The slow path of a translation the inline heap step did not take (a global, a symmetric region,
+ * a range longer than the allocation map's fast check, or a misuse): resolves the range in full
+ * into *target (out of line, so that the data path keeps no target live) and returns SYMH_OK with
+ * *mapped = the load/store address, or NULL when the access must go through the PE's ops table
+ * (with *target); or the status to record, after one line naming the access's function, argument
+ * and value. */
 int symh_tl_rma_slow(const symh_tl_rma_access_t *access, const void *addr, size_t nelems, int pe,
-                     char **mapped);
+                     symh_space_target_t *target, char **mapped);
 
 /* An access through PE pe's ops table runs between these two: begin pushes the log context
  * (the transport's lines name `func` and `pe`); done pops it and records the outcome, logging one
@@ -93,42 +96,64 @@ void symh_tl_rma_ops_done(symh_log_context_t *ctx, const symh_tl_ops_t *ops, int
 /* A contiguous transfer of `bytes` through PE pe's ops table: checks the local buffer when the
  * route is a NIC transport (symh_tl_nic_local: GPU memory, or with SYMH_NIC_REGISTERED_ONLY=1
  * unregistered memory, refused with nothing sent; not for OWN_LOCAL), then puts or gets on the
- * context's channel `chan` (the _nbi slot for NBI) and records the outcome. */
+ * context's channel `chan` (the _nbi slot for NBI) with the symmetric side as resolved
+ * (`target`) and records the outcome. */
 void symh_tl_rma_ops_xfer(const symh_tl_rma_access_t *access, symh_tl_chan_t *chan, void *dest,
-                          const void *source, size_t bytes, int pe);
+                          const void *source, size_t bytes, int pe,
+                          const symh_space_target_t *target);
 
-/* Checks the symmetric range [addr, addr + nelems * elem_size) for `pe` (the heap and the
- * allocation inline, the allocation of a range longer than a granule and a symmetric region out
- * of line): 1 and *mapped = its load/store address there, or 1 and *mapped = NULL when the
- * access must go through the PE's ops table (symh_tl_ops_of), or 0 when refused (the reason
- * logged and recorded). nelems must be at least 1. The data path's one branch: mapped ->
- * load/store, else -> ops. Always inlined, so that each entry point's constant access folds in
+/* Checks the symmetric range [addr, addr + nelems * elem_size) for `pe` (the resolver and the
+ * allocation inline, the allocation of a range longer than a granule, a global and a symmetric
+ * region out of line): 1 and *mapped = its load/store address there, or 1 and *mapped = NULL when
+ * the access must go through the PE's ops table (symh_tl_ops_of; *target then says where the range
+ * is, for the transport; a range the heap step mapped leaves *target unwritten), or 0 when refused
+ * (the reason logged and recorded). nelems must be at least 1. The data path's one branch: mapped
+ * -> load/store, else -> ops. Always inlined, so that each entry point's constant access folds in
  * (left to itself gcc stops inlining it once the allocation check is in). */
 static inline __attribute__((always_inline)) int
-symh_tl_rma_target(const symh_tl_rma_access_t *access, const void *addr, size_t nelems, int pe,
-                   char **mapped)
+symh_tl_rma_resolve(const symh_tl_rma_access_t *access, const void *addr, size_t nelems, int pe,
+                    symh_space_target_t *target, char **mapped)
 {
-    uintptr_t offset = (uintptr_t)addr - symh_tl_rma.heap_lo;
     const symh_amap_word_t *words = symh_tl_rma.amap_words;
+    size_t bytes, off;
     char *base;
     int status;
 
-    /* Unsigned compares reject negative PEs and addresses below the heap; the division keeps
-     * nelems * elem_size from overflowing, so the allocation check may multiply. */
-    if ((unsigned)pe < (unsigned)symh_tl_rma.n_pes && offset < symh_tl_rma.heap_size &&
-        nelems <= (symh_tl_rma.heap_size - offset) / access->elem_size &&
+    /* A size that overflows runs past every segment: the slow path says so. The unsigned
+     * compare rejects negative PEs. The data path takes the resolver's heap step alone and makes
+     * a target only for a transport (space_resolve.h); anything else is resolved in full for the
+     * slow path, which refuses a PE out of range before it reads the target. */
+    if (__builtin_mul_overflow(nelems, access->elem_size, &bytes))
+        bytes = SIZE_MAX;
+    if ((unsigned)pe < (unsigned)symh_tl_rma.n_pes && symh_space_in_heap(addr, bytes, &off) &&
         ((uintptr_t)addr & (access->align - 1)) == 0 &&
         (words == NULL || (access->flags & SYMH_TL_RMA_QUERY) ||
-         symh_amap_fast_ok(words, offset, nelems * access->elem_size)) &&
-        (base = symh_tl_rma.peer_base[pe]) != NULL) {
-        *mapped = base + symh_tl_rma.heap_offset + offset;
+         symh_amap_fast_ok(words, off, bytes))) {
+        base = symh_tl_rma.peer_base[pe];
+        if (base != NULL) {
+            *mapped = base + symh_space.heap_offset + off;
+            return 1;
+        }
+        *target = symh_space_heap_target(off);
+        *mapped = NULL;
         return 1;
     }
-    status = symh_tl_rma_slow(access, addr, nelems, pe, mapped);
+    status = symh_tl_rma_slow(access, addr, nelems, pe, target, mapped);
     if (status == SYMH_OK)
         return 1;
     symh_status_set(status);
     return 0;
+}
+
+/* symh_tl_rma_resolve for the callers that only load and store or hand the address on as it is
+ * (atomics, waits, signals). */
+static inline __attribute__((always_inline)) int
+symh_tl_rma_target(const symh_tl_rma_access_t *access, const void *addr, size_t nelems, int pe,
+                   char **mapped)
+{
+    symh_space_target_t target;
+
+    return symh_tl_rma_resolve(access, addr, nelems, pe, &target, mapped);
 }
 
 /* The load/store address of the symmetric range on `pe`, or NULL with the reason logged and

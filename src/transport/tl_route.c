@@ -17,7 +17,7 @@ enum { SYMH_TL_CHOICE_AUTO, SYMH_TL_CHOICE_IPC, SYMH_TL_CHOICE_UCX, SYMH_TL_CHOI
 /* Values of SYMH_NIC, likewise. */
 enum { SYMH_TL_NIC_AUTO, SYMH_TL_NIC_UCX, SYMH_TL_NIC_OFI };
 
-static uint8_t *symh_tl_routes;
+uint8_t *symh_tl_routes;
 
 const char *symh_tl_name(symh_tl_id_t id)
 {

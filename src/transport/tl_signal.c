@@ -34,17 +34,6 @@ static int symh_tl_signal_op_ok(const char *func, int sig_op)
     return 0;
 }
 
-/* Both ends in this PE's heap: what the route's one-message put_signal reaches (UCX's key slot
- * 0 holds the internal area and the heap; a symmetric region takes the general path). */
-static int symh_tl_signal_in_heap(const void *dest, size_t bytes, const uint64_t *sig_addr)
-{
-    uintptr_t d = (uintptr_t)dest - symh_tl_rma.heap_lo,
-              s = (uintptr_t)sig_addr - symh_tl_rma.heap_lo;
-
-    return s < symh_tl_rma.heap_size &&
-           (bytes == 0 || (d < symh_tl_rma.heap_size && bytes <= symh_tl_rma.heap_size - d));
-}
-
 /* Every put-with-signal: `access` is the data's (its function names every line). */
 static void symh_tl_signal_put(const symh_tl_rma_access_t *access, symh_ctx_t ctx, void *dest,
                                const void *source, size_t nelems, uint64_t *sig_addr,
@@ -54,6 +43,10 @@ static void symh_tl_signal_put(const symh_tl_rma_access_t *access, symh_ctx_t ct
                                        _Alignof(uint64_t), SYMH_TL_RMA_BLOCKING };
     size_t bytes = nelems * access->elem_size;
     char *data = NULL, *word;
+    /* symh_tl_rma_resolve writes a target only where it did not map the range through the heap
+     * step, so a mapped side is the heap; with no data, only the signal decides where the
+     * message may go. */
+    symh_space_target_t sig_at = { .kind = SYMH_SPACE_HEAP }, data_at = { .kind = SYMH_SPACE_HEAP };
     const symh_tl_ops_t *ops;
     symh_log_context_t log;
     symh_tl_chan_t *chan;
@@ -70,9 +63,9 @@ static void symh_tl_signal_put(const symh_tl_rma_access_t *access, symh_ctx_t ct
         return;
     }
     /* Both checked before anything moves: a refused signal sends no data. */
-    if (!symh_tl_rma_target(&sig, sig_addr, 1, pe, &word))
+    if (!symh_tl_rma_resolve(&sig, sig_addr, 1, pe, &sig_at, &word))
         return;
-    if (nelems > 0 && !symh_tl_rma_target(access, dest, nelems, pe, &data))
+    if (nelems > 0 && !symh_tl_rma_resolve(access, dest, nelems, pe, &data_at, &data))
         return;
     if (word != NULL && (nelems == 0 || data != NULL)) { /* mapped: the data by copy */
         status = nelems > 0 ? symh_tl_ipc_copy(data, source, bytes) : SYMH_OK;
@@ -92,8 +85,12 @@ static void symh_tl_signal_put(const symh_tl_rma_access_t *access, symh_ctx_t ct
         }
     } else {
         ops = symh_tl_ops_of(pe);
+        /* Both ends in this PE's heap: what the route's one-message put_signal reaches (UCX's key
+         * slot 0 holds the internal area and the heap; a symmetric region takes the general
+         * path). */
         if (sig_op == SYMH_SIGNAL_SET && ops->put_signal != NULL &&
-            bytes <= SYMH_TL_SIGNAL_MESSAGE_MAX && symh_tl_signal_in_heap(dest, bytes, sig_addr)) {
+            bytes <= SYMH_TL_SIGNAL_MESSAGE_MAX && sig_at.kind == SYMH_SPACE_HEAP &&
+            data_at.kind == SYMH_SPACE_HEAP) {
             symh_tl_rma_ops_begin(&log, access->func, pe);
             symh_tl_rma_ops_done(&log, ops,
                                  ops->put_signal(chan, dest, source, bytes, sig_addr, signal, pe));
@@ -101,7 +98,7 @@ static void symh_tl_signal_put(const symh_tl_rma_access_t *access, symh_ctx_t ct
         }
         if (nelems > 0) {
             symh_status_set(SYMH_OK);
-            symh_tl_rma_ops_xfer(access, chan, dest, source, bytes, pe);
+            symh_tl_rma_ops_xfer(access, chan, dest, source, bytes, pe, &data_at);
             if (symh_last_error() != SYMH_OK)
                 return;
         }

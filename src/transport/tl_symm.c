@@ -9,8 +9,6 @@
 #include "core/core_log.h"
 #include "device/dev.h"
 
-symh_tl_symm_state_t symh_tl_symm;
-
 size_t symh_tl_symm_granule(void)
 {
     return symh_dev->granularity(0, 1);
@@ -30,35 +28,42 @@ int symh_tl_symm_init(void)
         return SYMH_ERR_INVALID_ARG;
     }
     n = symh_tl_window.symm_size >> shift;
-    symh_tl_symm.head = calloc(n > 0 ? n : 1, sizeof(*symh_tl_symm.head));
-    symh_tl_symm.length = calloc(n > 0 ? n : 1, sizeof(*symh_tl_symm.length));
-    if (symh_tl_symm.head == NULL || symh_tl_symm.length == NULL) {
+    symh_space.regions.head = calloc(n > 0 ? n : 1, sizeof(*symh_space.regions.head));
+    symh_space.regions.length = calloc(n > 0 ? n : 1, sizeof(*symh_space.regions.length));
+    if (symh_space.regions.head == NULL || symh_space.regions.length == NULL) {
         symh_error("symmetric area: cannot allocate the table of %zu granules", n);
         symh_tl_symm_fini();
         return SYMH_ERR_NO_MEMORY;
     }
-    symh_tl_symm.lo = (uintptr_t)symh_tl_window.base + symh_tl_window.symm_offset;
-    symh_tl_symm.size = symh_tl_window.symm_size;
-    symh_tl_symm.window_offset = symh_tl_window.symm_offset;
-    symh_tl_symm.shift = shift;
+    symh_space.regions.lo = (uintptr_t)symh_tl_window.base + symh_tl_window.symm_offset;
+    symh_space.regions.size = symh_tl_window.symm_size;
+    symh_space.regions.window_offset = symh_tl_window.symm_offset;
+    symh_space.regions.shift = shift;
     return SYMH_OK;
 }
 
 void symh_tl_symm_fini(void)
 {
-    free(symh_tl_symm.head);
-    free(symh_tl_symm.length);
-    memset(&symh_tl_symm, 0, sizeof(symh_tl_symm));
+    free(symh_space.regions.head);
+    free(symh_space.regions.length);
+    /* The NIC's slot table (slot_at) is the NIC's to free (symh_tl_nic_fini). */
+    symh_space.regions.head = NULL;
+    symh_space.regions.length = NULL;
+    symh_space.regions.lo = 0;
+    symh_space.regions.size = 0;
+    symh_space.regions.window_offset = 0;
+    symh_space.regions.shift = 0;
 }
 
 /* Marks the granules of [offset, +length) as region `head` (0: none). */
 static void symh_tl_symm_mark(size_t offset, size_t length, uint32_t head)
 {
-    size_t g = offset >> symh_tl_symm.shift,
-           end = (offset + length + ((size_t)1 << symh_tl_symm.shift) - 1) >> symh_tl_symm.shift;
+    size_t g = offset >> symh_space.regions.shift,
+           end = (offset + length + ((size_t)1 << symh_space.regions.shift) - 1) >>
+                 symh_space.regions.shift;
 
     for (; g < end; ++g)
-        __atomic_store_n(&symh_tl_symm.head[g], head, __ATOMIC_RELEASE);
+        __atomic_store_n(&symh_space.regions.head[g], head, __ATOMIC_RELEASE);
 }
 
 int symh_tl_symm_add(size_t offset, size_t length, int n, symh_tl_ipc_object_t *pieces, int status)
@@ -67,15 +72,15 @@ int symh_tl_symm_add(size_t offset, size_t length, int n, symh_tl_ipc_object_t *
     int i;
 
     if (status == SYMH_OK &&
-        (symh_tl_symm.head == NULL || offset % ((size_t)1 << symh_tl_symm.shift) != 0 ||
-         offset > symh_tl_symm.size || length > symh_tl_symm.size - offset)) {
+        (symh_space.regions.head == NULL || offset % ((size_t)1 << symh_space.regions.shift) != 0 ||
+         offset > symh_space.regions.size || length > symh_space.regions.size - offset)) {
         symh_error("symmetric area: region [%#zx, +%zu) does not fit the %zu-byte area", offset,
-                   length, symh_tl_symm.size);
+                   length, symh_space.regions.size);
         status = SYMH_ERR_INVALID_ARG;
     }
     /* The alias in this PE's own window. */
     for (i = 0; i < n && status == SYMH_OK; ++i) {
-        pieces[i].offset = symh_tl_symm.window_offset + offset + at;
+        pieces[i].offset = symh_space.regions.window_offset + offset + at;
         status = symh_dev->map(pieces[i].mem, pieces[i].mem_offset,
                                symh_tl_window.base + pieces[i].offset, pieces[i].size,
                                SYMH_DEV_ACCESS_READ_WRITE);
@@ -87,8 +92,8 @@ int symh_tl_symm_add(size_t offset, size_t length, int n, symh_tl_ipc_object_t *
     }
     status = symh_tl_ipc_share(offset, n, pieces, status);
     if (status == SYMH_OK) {
-        symh_tl_symm.length[offset >> symh_tl_symm.shift] = length;
-        symh_tl_symm_mark(offset, length, (uint32_t)((offset >> symh_tl_symm.shift) + 1));
+        symh_space.regions.length[offset >> symh_space.regions.shift] = length;
+        symh_tl_symm_mark(offset, length, (uint32_t)((offset >> symh_space.regions.shift) + 1));
     }
     return status;
 }
@@ -97,14 +102,14 @@ void symh_tl_symm_remove(size_t offset, size_t length)
 {
     size_t span;
 
-    if (symh_tl_symm.head == NULL || offset > symh_tl_symm.size ||
-        length > symh_tl_symm.size - offset)
+    if (symh_space.regions.head == NULL || offset > symh_space.regions.size ||
+        length > symh_space.regions.size - offset)
         return;
-    span =
-        (length + ((size_t)1 << symh_tl_symm.shift) - 1) & ~(((size_t)1 << symh_tl_symm.shift) - 1);
-    if (span > symh_tl_symm.size - offset)
-        span = symh_tl_symm.size - offset;
+    span = (length + ((size_t)1 << symh_space.regions.shift) - 1) &
+           ~(((size_t)1 << symh_space.regions.shift) - 1);
+    if (span > symh_space.regions.size - offset)
+        span = symh_space.regions.size - offset;
     symh_tl_symm_mark(offset, length, 0);
-    symh_dev->unmap(symh_tl_window.base + symh_tl_symm.window_offset + offset, span);
-    symh_tl_ipc_unshare(symh_tl_symm.window_offset + offset, span);
+    symh_dev->unmap(symh_tl_window.base + symh_space.regions.window_offset + offset, span);
+    symh_tl_ipc_unshare(symh_space.regions.window_offset + offset, span);
 }

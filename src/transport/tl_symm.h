@@ -1,27 +1,17 @@
 /* transport: the live symmetric regions of the window's registration area (docs/design.md "The
  * symmetric window"). A region is an alias of user VMM memory at the same offset on every PE;
  * node-local peers map it at that offset in their views of the PE's window, so a symmetric
- * address in a region translates like a heap address, after an O(1) check that a region holds
- * it: slots start on recommended-granularity boundaries and never share a granule, so one table
- * entry per granule names the region holding it. */
+ * address in a region translates like a heap address. The table of live regions (one entry per
+ * granule) is the address space's (symh_space.regions, space_resolve.h): this file maps the
+ * regions and keeps that table. */
 #ifndef SYMH_TL_SYMM_H
 #define SYMH_TL_SYMM_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "space/space_resolve.h"
 #include "transport/tl_ipc.h"
-
-typedef struct {
-    uintptr_t lo; /* this PE's symmetric area: lo .. lo + size */
-    size_t size;
-    size_t window_offset; /* lo - this PE's window base */
-    unsigned shift;       /* log2 of the granule */
-    uint32_t *head;       /* per granule: 1 + the granule its region starts at, or 0 */
-    size_t *length;       /* per granule, valid where a region starts: its length in bytes */
-} symh_tl_symm_state_t;
-
-extern symh_tl_symm_state_t symh_tl_symm;
 
 /* Local: the tables for symh_tl_window's symmetric area (after symh_tl_ipc_init). */
 int symh_tl_symm_init(void);
@@ -38,35 +28,5 @@ int symh_tl_symm_add(size_t offset, size_t length, int n, symh_tl_ipc_object_t *
 /* Local: unmaps the region at `offset` here and in every peer view, and forgets it (harmless for
  * parts that were never mapped). */
 void symh_tl_symm_remove(size_t offset, size_t length);
-
-/* Where the live region holding `addr` starts (its offset in the symmetric area: a multiple of
- * the granule), with *left = the bytes from `addr` to its end; SIZE_MAX when none holds it. O(1):
- * one load of the granule's entry (the IPC translation and the NIC's key slots both use it). */
-static inline size_t symh_tl_symm_find(uintptr_t addr, size_t *left)
-{
-    uintptr_t off = addr - symh_tl_symm.lo;
-    size_t start, rel;
-    uint32_t head;
-
-    if (off >= symh_tl_symm.size)
-        return SIZE_MAX;
-    head = __atomic_load_n(&symh_tl_symm.head[off >> symh_tl_symm.shift], __ATOMIC_ACQUIRE);
-    if (head == 0)
-        return SIZE_MAX;
-    start = (size_t)(head - 1) << symh_tl_symm.shift;
-    rel = off - start;
-    if (rel >= symh_tl_symm.length[head - 1])
-        return SIZE_MAX;
-    *left = symh_tl_symm.length[head - 1] - rel;
-    return start;
-}
-
-/* Bytes from `addr` to the end of the live region holding it, or 0 when none holds it. */
-static inline size_t symh_tl_symm_left(uintptr_t addr)
-{
-    size_t left;
-
-    return symh_tl_symm_find(addr, &left) == SIZE_MAX ? 0 : left;
-}
 
 #endif /* SYMH_TL_SYMM_H */

@@ -46,12 +46,12 @@ const char *symh_shim_ops_name(int pe)
 
 int symh_shim_ops_put(void *dest, const void *source, size_t bytes, int pe)
 {
-    return symh_tl_ops_of(pe)->put(NULL, dest, source, bytes, pe, NULL);
+    return symh_tl_ops_of(pe)->put(NULL, dest, source, bytes, pe, NULL, NULL);
 }
 
 int symh_shim_ops_get(void *dest, const void *source, size_t bytes, int pe)
 {
-    return symh_tl_ops_of(pe)->get(NULL, dest, source, bytes, pe, NULL);
+    return symh_tl_ops_of(pe)->get(NULL, dest, source, bytes, pe, NULL, NULL);
 }
 
 int symh_shim_ops_fetch_add64(void *dest, long long value, long long *fetched, int pe)

@@ -920,9 +920,10 @@ static void symh_tl_ofi_unmap_local(void *handle)
 /* ---- data path --------------------------------------------------------------------------------
  */
 
-/* The remote side of an operation on this PE's symmetric [addr, addr + bytes) at `pe`. */
+/* The remote side of an operation on this PE's symmetric [addr, addr + bytes) at `pe`
+ * (`target`: the range as the dispatch resolved it, or NULL: resolved here). */
 static int symh_tl_ofi_remote(const char *func, const void *addr, size_t bytes, int pe,
-                              uint64_t *raddr, uint64_t *key)
+                              const symh_space_target_t *target, uint64_t *raddr, uint64_t *key)
 {
     if (!symh_tl_ofi_state.up) {
         symh_error("ofi: %s: transport not initialised", func);
@@ -933,7 +934,7 @@ static int symh_tl_ofi_remote(const char *func, const void *addr, size_t bytes, 
         return SYMH_ERR_INVALID_ARG;
     }
     uint64_t remote = 0;
-    int slot = symh_tl_nic_target(addr, bytes, pe, &remote);
+    int slot = symh_tl_nic_target(addr, bytes, pe, target, &remote);
     if (slot < 0 || slot >= symh_tl_ofi_state.n_slots || !symh_tl_ofi_state.live[slot]) {
         symh_error("ofi: %s: %p (%zu bytes) is not in a mapped symmetric object (slot %d)", func,
                    addr, bytes, slot);
@@ -1084,7 +1085,8 @@ static int symh_tl_ofi_staged(symh_tl_ofi_chan_t *c, int is_put, char *local, si
  * (or any, where the provider needs no descriptors) is posted as it is, with the descriptor of
  * what the dispatch found (`local`); other memory under FI_MR_LOCAL is staged. */
 static int symh_tl_ofi_xfer(symh_tl_chan_t *chan, int is_put, void *dest, const void *source,
-                            size_t bytes, int pe, int wait, const symh_tl_local_t *local)
+                            size_t bytes, int pe, int wait, const symh_tl_local_t *local,
+                            const symh_space_target_t *target)
 {
     symh_tl_ofi_chan_t *c = symh_tl_ofi_chan(chan);
     const char *func = is_put ? "put" : "get";
@@ -1093,7 +1095,7 @@ static int symh_tl_ofi_xfer(symh_tl_chan_t *chan, int is_put, void *dest, const 
     void *desc = NULL;
     if (bytes == 0)
         return SYMH_OK;
-    int status = symh_tl_ofi_remote(func, is_put ? dest : source, bytes, pe, &raddr, &key);
+    int status = symh_tl_ofi_remote(func, is_put ? dest : source, bytes, pe, target, &raddr, &key);
     if (status != SYMH_OK)
         return status;
     /* The descriptor goes with the transfer whenever there is one (a provider without
@@ -1114,27 +1116,29 @@ static int symh_tl_ofi_xfer(symh_tl_chan_t *chan, int is_put, void *dest, const 
 }
 
 static int symh_tl_ofi_put(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                           int pe, const symh_tl_local_t *local)
+                           int pe, const symh_tl_local_t *local, const symh_space_target_t *target)
 {
-    return symh_tl_ofi_xfer(chan, 1, dest, source, bytes, pe, 1, local);
+    return symh_tl_ofi_xfer(chan, 1, dest, source, bytes, pe, 1, local, target);
 }
 
 static int symh_tl_ofi_get(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                           int pe, const symh_tl_local_t *local)
+                           int pe, const symh_tl_local_t *local, const symh_space_target_t *target)
 {
-    return symh_tl_ofi_xfer(chan, 0, dest, (void *)(uintptr_t)source, bytes, pe, 1, local);
+    return symh_tl_ofi_xfer(chan, 0, dest, (void *)(uintptr_t)source, bytes, pe, 1, local, target);
 }
 
 static int symh_tl_ofi_put_nbi(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                               int pe, const symh_tl_local_t *local)
+                               int pe, const symh_tl_local_t *local,
+                               const symh_space_target_t *target)
 {
-    return symh_tl_ofi_xfer(chan, 1, dest, source, bytes, pe, 0, local);
+    return symh_tl_ofi_xfer(chan, 1, dest, source, bytes, pe, 0, local, target);
 }
 
 static int symh_tl_ofi_get_nbi(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                               int pe, const symh_tl_local_t *local)
+                               int pe, const symh_tl_local_t *local,
+                               const symh_space_target_t *target)
 {
-    return symh_tl_ofi_xfer(chan, 0, dest, (void *)(uintptr_t)source, bytes, pe, 0, local);
+    return symh_tl_ofi_xfer(chan, 0, dest, (void *)(uintptr_t)source, bytes, pe, 0, local, target);
 }
 
 /* Up to iov_max elements of strided transfer `x` from `first` in one message, an iov on each
@@ -1168,8 +1172,9 @@ static int symh_tl_ofi_strided_nbi(symh_tl_chan_t *chan, const symh_tl_strided_t
         k = symh_tl_ofi_state.max_msg / x->size; /* the message's bytes, too, fit in max_msg */
     have_desc = symh_tl_ofi_desc(local, x->size, &x->local, &d) == SYMH_OK;
     if (k <= 1 || symh_tl_ofi_state.need_ctx || (!have_desc && symh_tl_ofi_state.mr_local))
-        return symh_tl_ofi_xfer(chan, x->is_put, dest, source, x->size, x->pe, 0, &x->local);
-    status = symh_tl_ofi_remote(func, x->is_put ? dest : source, x->size, x->pe, &raddr, &key);
+        return symh_tl_ofi_xfer(chan, x->is_put, dest, source, x->size, x->pe, 0, &x->local, NULL);
+    status =
+        symh_tl_ofi_remote(func, x->is_put ? dest : source, x->size, x->pe, NULL, &raddr, &key);
     if (status != SYMH_OK)
         return status;
     for (size_t j = 0; j < k; ++j) {
@@ -1291,7 +1296,7 @@ static int symh_tl_ofi_amo(symh_tl_chan_t *chan, symh_tl_amo_op_t op, void *dest
         return SYMH_ERR_UNSUPPORTED;
     }
     uint64_t raddr, key;
-    int status = symh_tl_ofi_remote("amo", dest, size, pe, &raddr, &key);
+    int status = symh_tl_ofi_remote("amo", dest, size, pe, NULL, &raddr, &key);
     if (status != SYMH_OK)
         return status;
     enum fi_datatype dt = size == 8 ? FI_UINT64 : FI_UINT32;
@@ -1442,6 +1447,7 @@ static void symh_tl_ofi_chan_destroy(symh_tl_chan_t *chan)
 
 const symh_tl_nic_t symh_tl_ofi = {
     .ops = { .name = "ofi",
+             .caps = SYMH_TL_CAP_NIC,
              .put = symh_tl_ofi_put,
              .get = symh_tl_ofi_get,
              .put_nbi = symh_tl_ofi_put_nbi,

@@ -592,16 +592,17 @@ static symh_tl_ucx_chan_t *symh_tl_ucx_chan(symh_tl_chan_t *chan)
 }
 
 /* The endpoint of `ch`, remote address and key for `bytes` at this PE's symmetric `addr` on
- * `pe`. */
+ * `pe` (`target`: the range as the dispatch resolved it, or NULL: resolved here). */
 static int symh_tl_ucx_remote(symh_tl_ucx_chan_t *ch, const void *addr, size_t bytes, int pe,
-                              ucp_ep_h *ep, uint64_t *remote, ucp_rkey_h *rkey)
+                              const symh_space_target_t *target, ucp_ep_h *ep, uint64_t *remote,
+                              ucp_rkey_h *rkey)
 {
     if (symh_ucx.context == NULL || pe < 0 || pe >= symh_ucx.n_pes || ch->eps == NULL ||
         ch->eps[pe] == NULL) {
         symh_error("UCX: no endpoint to PE %d", pe);
         return SYMH_ERR_INVALID_ARG;
     }
-    int slot = symh_tl_nic_target(addr, bytes, pe, remote);
+    int slot = symh_tl_nic_target(addr, bytes, pe, target, remote);
     if (slot < 0 || slot >= symh_ucx.n_slots ||
         ch->rkeys[(size_t)slot * symh_ucx.n_pes + pe] == NULL) {
         symh_error("UCX: %p + %zu on PE %d has no remote key (slot %d)", addr, bytes, pe, slot);
@@ -657,7 +658,8 @@ static ucp_mem_h symh_tl_ucx_local_memh(const symh_tl_local_t *local)
  * registered buffers (short and bcopy protocols), or for zero-copy a registration from its cache,
  * whose entries UCX's memory hooks (ucm: munmap, brk, madvise) drop when the memory goes. */
 static int symh_tl_ucx_rma(symh_tl_chan_t *chan, int is_put, int nbi, void *dest,
-                           const void *source, size_t bytes, int pe, const symh_tl_local_t *local)
+                           const void *source, size_t bytes, int pe, const symh_tl_local_t *local,
+                           const symh_space_target_t *target)
 {
     if (bytes == 0)
         return SYMH_OK;
@@ -665,7 +667,7 @@ static int symh_tl_ucx_rma(symh_tl_chan_t *chan, int is_put, int nbi, void *dest
     ucp_ep_h ep;
     uint64_t remote;
     ucp_rkey_h rkey;
-    int rc = symh_tl_ucx_remote(ch, is_put ? dest : source, bytes, pe, &ep, &remote, &rkey);
+    int rc = symh_tl_ucx_remote(ch, is_put ? dest : source, bytes, pe, target, &ep, &remote, &rkey);
     if (rc != SYMH_OK)
         return rc;
     ucp_mem_h memh = symh_tl_ucx_local_memh(local);
@@ -688,27 +690,29 @@ static int symh_tl_ucx_rma(symh_tl_chan_t *chan, int is_put, int nbi, void *dest
 }
 
 static int symh_tl_ucx_put(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                           int pe, const symh_tl_local_t *local)
+                           int pe, const symh_tl_local_t *local, const symh_space_target_t *target)
 {
-    return symh_tl_ucx_rma(chan, 1, 0, dest, source, bytes, pe, local);
+    return symh_tl_ucx_rma(chan, 1, 0, dest, source, bytes, pe, local, target);
 }
 
 static int symh_tl_ucx_get(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                           int pe, const symh_tl_local_t *local)
+                           int pe, const symh_tl_local_t *local, const symh_space_target_t *target)
 {
-    return symh_tl_ucx_rma(chan, 0, 0, dest, source, bytes, pe, local);
+    return symh_tl_ucx_rma(chan, 0, 0, dest, source, bytes, pe, local, target);
 }
 
 static int symh_tl_ucx_put_nbi(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                               int pe, const symh_tl_local_t *local)
+                               int pe, const symh_tl_local_t *local,
+                               const symh_space_target_t *target)
 {
-    return symh_tl_ucx_rma(chan, 1, 1, dest, source, bytes, pe, local);
+    return symh_tl_ucx_rma(chan, 1, 1, dest, source, bytes, pe, local, target);
 }
 
 static int symh_tl_ucx_get_nbi(symh_tl_chan_t *chan, void *dest, const void *source, size_t bytes,
-                               int pe, const symh_tl_local_t *local)
+                               int pe, const symh_tl_local_t *local,
+                               const symh_space_target_t *target)
 {
-    return symh_tl_ucx_rma(chan, 0, 1, dest, source, bytes, pe, local);
+    return symh_tl_ucx_rma(chan, 0, 1, dest, source, bytes, pe, local, target);
 }
 
 /* One element of a strided transfer per post: UCP has no strided remote side (tl.h). */
@@ -717,7 +721,7 @@ static int symh_tl_ucx_strided_nbi(symh_tl_chan_t *chan, const symh_tl_strided_t
 {
     *posted = 1;
     return symh_tl_ucx_rma(chan, x->is_put, 1, x->dest + first * x->dest_step,
-                           x->source + first * x->source_step, x->size, x->pe, &x->local);
+                           x->source + first * x->source_step, x->size, x->pe, &x->local, NULL);
 }
 
 /* One fetching atomic through UCP: *reply (in: the CSWAP swap value) gets the old value. */
@@ -776,7 +780,7 @@ static int symh_tl_ucx_amo(symh_tl_chan_t *chan, symh_tl_amo_op_t op, void *dest
     ucp_ep_h ep;
     uint64_t remote;
     ucp_rkey_h rkey;
-    int rc = symh_tl_ucx_remote(ch, dest, size, pe, &ep, &remote, &rkey);
+    int rc = symh_tl_ucx_remote(ch, dest, size, pe, NULL, &ep, &remote, &rkey);
     if (rc != SYMH_OK)
         return rc;
     /* UCP's opcode of each symheap AMO: FETCH is an add of 0, SET a swap whose old value is
@@ -998,6 +1002,7 @@ const symh_tl_nic_t symh_tl_ucx = {
     .ops =
         {
             .name = "ucx",
+            .caps = SYMH_TL_CAP_NIC,
             .put = symh_tl_ucx_put,
             .get = symh_tl_ucx_get,
             .put_nbi = symh_tl_ucx_put_nbi,
